@@ -1,0 +1,52 @@
+#include "firewall.hpp"
+
+#include "../core/cuda_check.hpp"
+#include "../core/hazards.hpp"
+#include "../core/stream.hpp"
+
+#include <cvcuda/stream.h>
+
+using namespace cv;
+
+extern "C" {
+
+cvStatus cvStreamCreate(cvStream *out) {
+    return capi::guarded(__func__, [&] {
+        capi::requireOut(out, "out");
+        *out = reinterpret_cast<cvStream>(Stream::create().detach());
+    });
+}
+
+cvStatus cvStreamWrap(void *cudaStream, cvStream *out) {
+    return capi::guarded(__func__, [&] {
+        capi::requireOut(out, "out");
+        *out = reinterpret_cast<cvStream>(Stream::adopt(static_cast<cudaStream_t>(cudaStream)).detach());
+    });
+}
+
+void cvStreamRetain(cvStream stream) {
+    if (stream != nullptr && reinterpret_cast<Stream *>(stream)->hasMagic(Stream::kMagic)) reinterpret_cast<Stream *>(stream)->retain();
+}
+
+void cvStreamRelease(cvStream stream) {
+    if (stream != nullptr && reinterpret_cast<Stream *>(stream)->hasMagic(Stream::kMagic)) reinterpret_cast<Stream *>(stream)->release();
+}
+
+cvStatus cvStreamGetHandle(cvStream stream, void **cudaStream) {
+    return capi::guarded(__func__, [&] {
+        Stream &s = capi::deref<Stream>(stream, "stream");
+        capi::requireOut(cudaStream, "cudaStream");
+        *cudaStream = s.handle();
+    });
+}
+
+cvStatus cvStreamSync(cvStream stream) {
+    return capi::guarded(__func__, [&] {
+        Stream &s = capi::deref<Stream>(stream, "stream");
+        DeviceGuard guard(s.device());
+        checkCuda(cudaStreamSynchronize(s.handle()), "cudaStreamSynchronize");
+        hazards::collect(false);
+    });
+}
+
+} // extern "C"

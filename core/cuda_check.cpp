@@ -1,0 +1,55 @@
+#include "cuda_check.hpp"
+
+#include "error.hpp"
+
+#include <atomic>
+
+namespace cv {
+
+void checkCuda(cudaError_t err, const char *what) {
+    if (err == cudaSuccess) return;
+    (void)cudaGetLastError();
+    switch (err) {
+    case cudaErrorNoDevice:
+    case cudaErrorInsufficientDriver:
+    case cudaErrorInitializationError:
+    case cudaErrorCompatNotSupportedOnDevice:
+        fail(CV_ERROR_NO_DEVICE, currentFunction(), ": no usable CUDA device (", what, ": ", cudaGetErrorName(err), ": ",
+             cudaGetErrorString(err), ")");
+    case cudaErrorMemoryAllocation:
+        fail(CV_ERROR_OUT_OF_MEMORY, currentFunction(), ": out of device memory (", what, ": ", cudaGetErrorName(err), ")");
+    default:
+        fail(CV_ERROR_CUDA, currentFunction(), ": ", what, " failed: ", cudaGetErrorName(err), ": ", cudaGetErrorString(err));
+    }
+}
+
+void requireDevice() {
+    static std::atomic<bool> known{false};
+    if (known.load(std::memory_order_acquire)) return;
+    int count = 0;
+    checkCuda(cudaGetDeviceCount(&count), "cudaGetDeviceCount");
+    if (count <= 0) fail(CV_ERROR_NO_DEVICE, currentFunction(), ": no CUDA device is available");
+    known.store(true, std::memory_order_release);
+}
+
+int currentDevice() {
+    requireDevice();
+    int device = 0;
+    checkCuda(cudaGetDevice(&device), "cudaGetDevice");
+    return device;
+}
+
+DeviceGuard::DeviceGuard(int device) {
+    int current = 0;
+    checkCuda(cudaGetDevice(&current), "cudaGetDevice");
+    if (current != device) {
+        checkCuda(cudaSetDevice(device), "cudaSetDevice");
+        previous_ = current;
+    }
+}
+
+DeviceGuard::~DeviceGuard() {
+    if (previous_ >= 0) (void)cudaSetDevice(previous_);
+}
+
+} // namespace cv

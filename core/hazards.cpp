@@ -1,0 +1,263 @@
+#include "hazards.hpp"
+
+#include "cuda_check.hpp"
+#include "device_resources.hpp"
+#include "error.hpp"
+#include "stats.hpp"
+#include "tensor.hpp"
+
+#include <algorithm>
+#include <map>
+#include <mutex>
+
+namespace cv {
+namespace hazards {
+namespace {
+
+struct Deferred {
+    std::vector<Ref<Event>> events;
+    cvCleanupFn fn;
+    void *userData;
+};
+
+struct Engine {
+    std::mutex mutex;
+    std::map<uint64_t, Ref<Region>> regions; // disjoint root regions keyed by lo
+    std::vector<Deferred> deferred;
+    uint64_t attachCount = 0;
+};
+
+// Never destroyed: tensors may be released from static destructors of other libraries.
+Engine &engine() {
+    static auto *e = new Engine;
+    return *e;
+}
+
+Region *rootOf(Tensor &t) {
+    Region *r = t.region.get();
+    if (r == nullptr) return nullptr;
+    while (r->forward) r = r->forward.get();
+    if (r != t.region.get()) t.region = Ref<Region>(r);
+    return r;
+}
+
+void sweepUnused(Engine &e) {
+    for (auto it = e.regions.begin(); it != e.regions.end();)
+        it = it->second->useCount() == 1 ? e.regions.erase(it) : std::next(it);
+}
+
+void appendPending(std::vector<Ref<Event>> &out, const std::vector<Access> &accesses) {
+    for (const auto &a : accesses)
+        if (!a.event->done()) out.push_back(a.event);
+}
+
+bool allDone(const std::vector<Ref<Event>> &events) {
+    return std::all_of(events.begin(), events.end(), [](const Ref<Event> &e) { return e->done(); });
+}
+
+// Device checks and the defensive sync, once per wrapper, outside the engine lock.
+void firstUse(Tensor &t, const Stream &stream) {
+    if (t.checked.load(std::memory_order_acquire)) return;
+    std::lock_guard<std::mutex> lock(t.firstUseMutex);
+    if (t.checked.load(std::memory_order_relaxed)) return;
+    const TensorDesc &d = t.desc();
+    if (d.numel > 0 && t.device < 0) {
+        cudaPointerAttributes attr{};
+        checkCuda(cudaPointerGetAttributes(&attr, reinterpret_cast<const void *>(d.addressLo())), "cudaPointerGetAttributes");
+        if (attr.type != cudaMemoryTypeDevice && attr.type != cudaMemoryTypeManaged)
+            invalid(currentFunction(), ": data=0x", std::hex, d.data, std::dec, " is ",
+                    attr.type == cudaMemoryTypeHost ? "host memory" : "not CUDA device memory",
+                    "; move the array to the GPU first (e.g. torch's .cuda())");
+        t.device = attr.device;
+    }
+    if (d.numel > 0 && t.device != stream.device())
+        invalid(currentFunction(), ": a tensor on device ", t.device, " is used on a stream of device ", stream.device());
+    if (t.unknownProducer.load(std::memory_order_acquire)) {
+        cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+        checkCuda(cudaStreamIsCapturing(stream.handle(), &capture), "cudaStreamIsCapturing");
+        if (capture != cudaStreamCaptureStatusNone)
+            fail(CV_ERROR_INVALID_STATE, currentFunction(),
+                 ": a tensor whose producer stream is unknown (CAI v2 or stream 0/1/2) needs a device synchronisation at its "
+                 "first use, which is impossible while the stream is being captured into a CUDA graph; declare the producer "
+                 "stream in the CAI, or export with stream -1 after synchronising, or use the tensor once before capture");
+        checkCuda(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+        count(stats().deviceSyncs);
+        t.unknownProducer.store(false, std::memory_order_release);
+    }
+    t.checked.store(true, std::memory_order_release);
+}
+
+void runCleanups(std::vector<Deferred> &ready) {
+    for (auto &d : ready) d.fn(d.userData);
+}
+
+} // namespace
+
+Ref<Region> attach(uint64_t lo, uint64_t hi) {
+    Engine &e = engine();
+    std::lock_guard<std::mutex> lock(e.mutex);
+    if (++e.attachCount % 256 == 0) sweepUnused(e);
+    // Roots are disjoint and sorted by lo, so their hi are sorted too: start at the last root with lo <= query lo.
+    auto it = e.regions.upper_bound(lo);
+    if (it != e.regions.begin() && std::prev(it)->second->hi > lo) --it;
+    std::vector<Ref<Region>> overlapping;
+    while (it != e.regions.end() && it->first < hi) {
+        if (it->second->hi > lo) overlapping.push_back(it->second);
+        it = e.regions.erase(it);
+    }
+    Ref<Region> root;
+    if (overlapping.empty()) {
+        root = Ref<Region>::adopt(new Region(lo, hi));
+    } else {
+        root = overlapping.front();
+        for (size_t i = 1; i < overlapping.size(); ++i) {
+            Region &other = *overlapping[i];
+            root->writers.insert(root->writers.end(), other.writers.begin(), other.writers.end());
+            root->readers.insert(root->readers.end(), other.readers.begin(), other.readers.end());
+            other.writers.clear();
+            other.readers.clear();
+            other.forward = root;
+            root->lo = std::min(root->lo, other.lo);
+            root->hi = std::max(root->hi, other.hi);
+        }
+        root->lo = std::min(root->lo, lo);
+        root->hi = std::max(root->hi, hi);
+    }
+    e.regions.emplace(root->lo, root);
+    return root;
+}
+
+void addProducer(Tensor &tensor, const Ref<Stream> &stream) {
+    Engine &e = engine();
+    DeviceGuard guard(stream->device());
+    Ref<Event> event = recordEvent(*stream);
+    std::lock_guard<std::mutex> lock(e.mutex);
+    Region *root = rootOf(tensor);
+    if (root == nullptr) return;
+    auto &w = root->writers;
+    w.erase(std::remove_if(w.begin(), w.end(), [&](const Access &a) { return sameStream(*a.stream, *stream); }), w.end());
+    w.push_back({stream, std::move(event)});
+}
+
+void submit(const Ref<Stream> &stream, std::initializer_list<Use> uses, const std::function<void()> &launch) {
+    Engine &e = engine();
+    DeviceGuard guard(stream->device());
+    for (const Use &u : uses) firstUse(*u.tensor, *stream);
+    {
+        std::lock_guard<std::mutex> lock(e.mutex);
+        struct Touched {
+            Region *root;
+            bool write;
+        };
+        std::vector<Touched> touched;
+        for (const Use &u : uses) {
+            Region *root = rootOf(*u.tensor);
+            if (root == nullptr) continue;
+            auto same = std::find_if(touched.begin(), touched.end(), [&](const Touched &t) { return t.root == root; });
+            if (same != touched.end()) same->write = same->write || u.write;
+            else touched.push_back({root, u.write});
+        }
+        std::vector<Event *> waits;
+        auto addWaits = [&](const std::vector<Access> &accesses) {
+            for (const Access &a : accesses)
+                if (!sameStream(*a.stream, *stream) && std::find(waits.begin(), waits.end(), a.event.get()) == waits.end())
+                    waits.push_back(a.event.get());
+        };
+        for (const Touched &t : touched) {
+            addWaits(t.root->writers);           // RAW, WAW
+            if (t.write) addWaits(t.root->readers); // WAR
+        }
+        for (Event *ev : waits) waitEvent(*stream, *ev);
+        launch();
+        if (!touched.empty()) {
+            Ref<Event> done = recordEvent(*stream);
+            for (const Touched &t : touched) {
+                if (t.write) {
+                    t.root->writers.assign(1, Access{stream, done});
+                    t.root->readers.clear();
+                } else {
+                    auto &r = t.root->readers;
+                    auto mine = std::find_if(r.begin(), r.end(), [&](const Access &a) { return sameStream(*a.stream, *stream); });
+                    if (mine != r.end()) mine->event = done;
+                    else r.push_back({stream, done});
+                }
+            }
+        }
+    }
+    collect(false);
+}
+
+Ref<Stream> pendingWriter(Tensor &tensor) {
+    Engine &e = engine();
+    std::lock_guard<std::mutex> lock(e.mutex);
+    Region *root = rootOf(tensor);
+    if (root == nullptr) return nullptr;
+    std::vector<const Access *> pending;
+    for (const Access &a : root->writers)
+        if (!a.event->done()) pending.push_back(&a);
+    if (pending.empty()) return nullptr;
+    if (pending.size() == 1 && !pending.front()->stream->isDefaultStream()) return pending.front()->stream;
+    // A CAI export must not advertise a default stream (0/1/2 mean something else to consumers), nor can it name
+    // several: relay them through a library-owned stream that waits on each.
+    const int device = pending.front()->stream->device();
+    DeviceGuard guard(device);
+    Ref<Stream> relay = deviceResources(device).relayStream;
+    for (const Access *a : pending) waitEvent(*relay, *a->event);
+    return relay;
+}
+
+void retire(Tensor &tensor) noexcept {
+    Engine &e = engine();
+    std::vector<Deferred> ready;
+    try {
+        std::lock_guard<std::mutex> lock(e.mutex);
+        std::vector<Ref<Event>> pending;
+        if (Region *root = rootOf(tensor)) {
+            appendPending(pending, root->writers);
+            appendPending(pending, root->readers);
+        }
+        if (tensor.ownsMemory() && tensor.desc().data != 0) {
+            DeviceGuard guard(tensor.device);
+            const Stream &alloc = *deviceResources(tensor.device).allocStream;
+            for (const Ref<Event> &ev : pending) waitEvent(alloc, *ev);
+            (void)cudaFreeAsync(reinterpret_cast<void *>(tensor.desc().data), alloc.handle());
+        }
+        if (tensor.cleanup != nullptr) {
+            Deferred d{std::move(pending), tensor.cleanup, tensor.cleanupUserData};
+            if (allDone(d.events)) ready.push_back(std::move(d));
+            else e.deferred.push_back(std::move(d));
+        }
+        tensor.region = nullptr;
+    } catch (...) {
+        // Release cannot report errors; a failed free leaks rather than corrupts.
+    }
+    runCleanups(ready);
+}
+
+void collect(bool wait) {
+    Engine &e = engine();
+    if (wait) {
+        std::vector<Ref<Event>> events;
+        {
+            std::lock_guard<std::mutex> lock(e.mutex);
+            for (const Deferred &d : e.deferred) events.insert(events.end(), d.events.begin(), d.events.end());
+        }
+        for (const Ref<Event> &ev : events) checkCuda(cudaEventSynchronize(ev->handle()), "cudaEventSynchronize");
+        for (int device : devicesWithResources()) {
+            DeviceGuard guard(device);
+            checkCuda(cudaStreamSynchronize(deviceResources(device).allocStream->handle()), "cudaStreamSynchronize");
+        }
+    }
+    std::vector<Deferred> ready;
+    {
+        std::lock_guard<std::mutex> lock(e.mutex);
+        if (e.deferred.empty()) return;
+        auto keep = std::stable_partition(e.deferred.begin(), e.deferred.end(), [](const Deferred &d) { return !allDone(d.events); });
+        std::move(keep, e.deferred.end(), std::back_inserter(ready));
+        e.deferred.erase(keep, e.deferred.end());
+    }
+    runCleanups(ready);
+}
+
+} // namespace hazards
+} // namespace cv

@@ -1,0 +1,65 @@
+// The stream-ordering engine (ARCHITECTURE.md, "Stream ordering"): hazard state per memory range, shared by every
+// tensor viewing overlapping memory; cross-stream waits through pooled events; the defensive device sync for
+// producers of unknown stream; deferred releases.
+#pragma once
+
+#include "event_pool.hpp"
+#include "ref.hpp"
+#include "stream.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <initializer_list>
+#include <vector>
+
+namespace cv {
+
+class Tensor;
+
+// One stream's access to a region, and the event recorded after it.
+struct Access {
+    Ref<Stream> stream;
+    Ref<Event> event;
+};
+
+// A range of device memory [lo, hi). When ranges of two regions come to overlap they are merged: the absorbed one
+// forwards to the survivor, so every tensor sees one state.
+class Region final : public RefCounted {
+public:
+    static constexpr uint32_t kMagic = 0x52474e31; // "RGN1"
+    Region(uint64_t lo, uint64_t hi) noexcept : RefCounted(kMagic), lo(lo), hi(hi) {}
+    uint64_t lo, hi;
+    Ref<Region> forward;
+    std::vector<Access> writers; // last write(s): more than one only after a merge
+    std::vector<Access> readers; // reads since the last write, one entry per stream
+};
+
+struct Use {
+    Tensor *tensor;
+    bool write;
+};
+
+namespace hazards {
+
+// Finds or creates the region for [lo, hi), merging every region it overlaps. No CUDA call.
+Ref<Region> attach(uint64_t lo, uint64_t hi);
+
+// Records that `stream` produces the tensor's memory (CAI producer stream, allocation): an event now, as a write.
+void addProducer(Tensor &tensor, const Ref<Stream> &stream);
+
+// Orders `stream` after the hazards of `uses`, runs `launch` (which enqueues work on `stream`), then records the
+// accesses. Does the first-use device checks and the defensive sync of unknown-producer wrappers.
+void submit(const Ref<Stream> &stream, std::initializer_list<Use> uses, const std::function<void()> &launch);
+
+// The stream a CAI export should advertise (null: nothing pending), see cvTensorExport.
+Ref<Stream> pendingWriter(Tensor &tensor);
+
+// Called when the last reference to a tensor is gone: frees owned memory stream-ordered and runs or defers the
+// cleanup callback until the tensor's GPU work has completed. Never blocks, never throws.
+void retire(Tensor &tensor) noexcept;
+
+// Runs deferred cleanups whose work has completed; with wait, first waits for all tracked work.
+void collect(bool wait);
+
+} // namespace hazards
+} // namespace cv

@@ -1,0 +1,22 @@
+// Process-wide counters behind cvGetStats (names as in ARCHITECTURE.md).
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+
+namespace cv {
+
+struct Stats {
+    std::atomic<uint64_t> deviceSyncs{0};
+    std::atomic<uint64_t> eventRecords{0};
+    std::atomic<uint64_t> eventWaits{0};
+    std::atomic<uint64_t> kernelLaunches{0};
+    std::atomic<int64_t> liveTensors{0};
+    std::atomic<int64_t> liveStreams{0};
+};
+
+Stats &stats() noexcept;
+
+inline void count(std::atomic<uint64_t> &counter) noexcept { counter.fetch_add(1, std::memory_order_relaxed); }
+
+} // namespace cv

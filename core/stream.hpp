@@ -1,0 +1,34 @@
+// cv::Stream: the object behind cvStream. Owned (created by the library, non-blocking) or adopted (never destroyed).
+#pragma once
+
+#include "ref.hpp"
+
+#include <cuda_runtime.h>
+
+namespace cv {
+
+class Stream final : public RefCounted {
+public:
+    static constexpr uint32_t kMagic = 0x53545231; // "STR1"
+
+    // A new non-blocking stream on the current device.
+    static Ref<Stream> create();
+    // Adopts `handle` (nullptr = legacy default stream) on its device without owning it.
+    static Ref<Stream> adopt(cudaStream_t handle);
+
+    cudaStream_t handle() const noexcept { return handle_; }
+    int device() const noexcept { return device_; }
+    // True for CUDA's legacy and per-thread default streams, which a CAI export must never advertise.
+    bool isDefaultStream() const noexcept { return handle_ == nullptr || handle_ == cudaStreamLegacy || handle_ == cudaStreamPerThread; }
+
+private:
+    Stream(cudaStream_t handle, int device, bool owned) noexcept;
+    ~Stream() override;
+    cudaStream_t handle_;
+    int device_;
+    bool owned_;
+};
+
+inline bool sameStream(const Stream &a, const Stream &b) noexcept { return a.handle() == b.handle(); }
+
+} // namespace cv

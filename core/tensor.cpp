@@ -1,0 +1,67 @@
+#include "tensor.hpp"
+
+#include "cuda_check.hpp"
+#include "device_resources.hpp"
+#include "error.hpp"
+#include "hazards.hpp"
+#include "stats.hpp"
+#include "stream.hpp"
+
+namespace cv {
+
+Tensor::Tensor(TensorDesc desc, bool owned) noexcept : RefCounted(kMagic), desc_(std::move(desc)), owned_(owned) {
+    stats().liveTensors.fetch_add(1, std::memory_order_relaxed);
+}
+
+Tensor::~Tensor() { stats().liveTensors.fetch_sub(1, std::memory_order_relaxed); }
+
+void Tensor::lastReleased() noexcept {
+    hazards::retire(*this);
+    delete this;
+}
+
+Ref<Tensor> Tensor::wrap(const cvArrayInterface *cai, const char *layout) {
+    WrapRequest req = validateArrayInterface(cai, layout);
+    Ref<Tensor> t = Ref<Tensor>::adopt(new Tensor(std::move(req.desc), false));
+    if (t->desc().numel == 0) {
+        t->checked.store(true);
+        return t;
+    }
+    t->region = hazards::attach(t->desc().addressLo(), t->desc().addressHi());
+    switch (req.producer) {
+    case Producer::Unknown: t->unknownProducer.store(true); break;
+    case Producer::Ready: break;
+    case Producer::Stream:
+        hazards::addProducer(*t, Stream::adopt(reinterpret_cast<cudaStream_t>(static_cast<intptr_t>(req.producerStream))));
+        break;
+    }
+    return t;
+}
+
+Ref<Tensor> Tensor::create(int32_t ndim, const int64_t *shape, cvDataType dtype, const char *layout) {
+    TensorDesc desc = contiguousDesc(ndim, shape, dtype, layout);
+    const int device = currentDevice();
+    const DeviceResources &res = deviceResources(device);
+    void *p = nullptr;
+    if (desc.numel > 0)
+        checkCuda(cudaMallocFromPoolAsync(&p, static_cast<size_t>(desc.extentHi), res.pool, res.allocStream->handle()),
+                  "cudaMallocFromPoolAsync");
+    desc.data = reinterpret_cast<uint64_t>(p);
+    Ref<Tensor> t = Ref<Tensor>::adopt(new Tensor(std::move(desc), true));
+    t->device = device;
+    t->checked.store(true);
+    if (p != nullptr) {
+        t->region = hazards::attach(t->desc().addressLo(), t->desc().addressHi());
+        hazards::addProducer(*t, res.allocStream);
+    }
+    return t;
+}
+
+void Tensor::setCleanup(cvCleanupFn fn, void *userData) {
+    if (fn == nullptr) invalid(currentFunction(), ": fn is NULL");
+    if (cleanup != nullptr) fail(CV_ERROR_INVALID_STATE, currentFunction(), ": the tensor already has a cleanup callback");
+    cleanup = fn;
+    cleanupUserData = userData;
+}
+
+} // namespace cv

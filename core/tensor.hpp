@@ -1,0 +1,47 @@
+// cv::Tensor: the object behind cvTensor.
+#pragma once
+
+#include "ref.hpp"
+#include "tensor_desc.hpp"
+
+#include <cvcuda/tensor.h>
+
+#include <atomic>
+#include <mutex>
+
+namespace cv {
+
+class Region;
+class Stream;
+
+class Tensor final : public RefCounted {
+public:
+    static constexpr uint32_t kMagic = 0x54534e31; // "TSN1"
+
+    // cvTensorWrap: validates, attaches the memory's hazard state and applies the CAI producer rule.
+    static Ref<Tensor> wrap(const cvArrayInterface *cai, const char *layout);
+    // cvTensorCreate: stream-ordered allocation from the device's pool.
+    static Ref<Tensor> create(int32_t ndim, const int64_t *shape, cvDataType dtype, const char *layout);
+
+    const TensorDesc &desc() const noexcept { return desc_; }
+    bool ownsMemory() const noexcept { return owned_; }
+    void setCleanup(cvCleanupFn fn, void *userData);
+
+    // --- state used by the hazard engine (core/hazards.cpp) ---
+    Ref<Region> region;                   // guarded by the engine's mutex; null for empty tensors
+    std::atomic<bool> unknownProducer{false}; // a defensive device sync is owed before the first use
+    std::atomic<bool> checked{false};      // device checks done
+    std::mutex firstUseMutex;              // serialises the first-use checks and the defensive sync
+    int device = -1;                       // known at creation for owned memory, at first use for wrapped memory
+    cvCleanupFn cleanup = nullptr;
+    void *cleanupUserData = nullptr;
+
+private:
+    explicit Tensor(TensorDesc desc, bool owned) noexcept;
+    ~Tensor() override;
+    void lastReleased() noexcept override;
+    TensorDesc desc_;
+    bool owned_;
+};
+
+} // namespace cv

@@ -1,0 +1,161 @@
+#include "tensor_desc.hpp"
+
+#include "dtype.hpp"
+#include "error.hpp"
+#include "layout.hpp"
+
+#include <cstring>
+
+namespace cv {
+namespace {
+
+void checkRank(int32_t ndim, const char *field) {
+    if (ndim < 0 || ndim > CV_MAX_DIMS)
+        invalid(currentFunction(), ": ", field, "=", ndim, " is outside 0..", CV_MAX_DIMS);
+}
+
+void checkShape(const TensorDesc &d, const char *field) {
+    for (int i = 0; i < d.ndim; ++i)
+        if (d.shape[i] < 0) invalid(currentFunction(), ": ", field, "[", i, "]=", d.shape[i], " is negative");
+}
+
+// C-contiguous strides in bytes; throws when the byte size overflows int64.
+void setContiguousStrides(TensorDesc &d, const char *field) {
+    int64_t stride = d.itemSize;
+    bool empty = false;
+    for (int i = 0; i < d.ndim; ++i) empty = empty || d.shape[i] == 0;
+    for (int i = d.ndim - 1; i >= 0; --i) {
+        d.strides[i] = stride;
+        if (!empty && __builtin_mul_overflow(stride, d.shape[i], &stride))
+            invalid(currentFunction(), ": ", field, " describes more than 2^63 bytes");
+    }
+}
+
+// numel and the byte extent; negative strides move the start of the extent (CAI: data points at index 0).
+void computeExtent(TensorDesc &d, const char *field) {
+    int64_t numel = 1;
+    for (int i = 0; i < d.ndim; ++i)
+        if (__builtin_mul_overflow(numel, d.shape[i], &numel))
+            invalid(currentFunction(), ": ", field, " has more than 2^63 elements");
+    d.numel = numel;
+    d.extentLo = d.extentHi = 0;
+    if (numel == 0) return;
+    int64_t lo = 0, hi = 0;
+    for (int i = 0; i < d.ndim; ++i) {
+        int64_t span = 0;
+        if (__builtin_mul_overflow(d.strides[i], d.shape[i] - 1, &span) ||
+            (span >= 0 ? __builtin_add_overflow(hi, span, &hi) : __builtin_add_overflow(lo, span, &lo)))
+            invalid(currentFunction(), ": shape[", i, "]=", d.shape[i], " x strides[", i, "]=", d.strides[i],
+                    " overflows 64-bit byte offsets");
+    }
+    if (__builtin_add_overflow(hi, static_cast<int64_t>(d.itemSize), &hi))
+        invalid(currentFunction(), ": the extent overflows 64-bit byte offsets");
+    d.extentLo = lo;
+    d.extentHi = hi;
+}
+
+} // namespace
+
+int TensorDesc::layoutIndex(char label) const noexcept {
+    const auto pos = layout.find(label);
+    return pos == std::string::npos ? -1 : static_cast<int>(pos);
+}
+
+WrapRequest validateArrayInterface(const cvArrayInterface *cai, const char *layout) {
+    if (cai == nullptr) invalid(currentFunction(), ": cai is NULL");
+    if (cai->structSize < sizeof(cvArrayInterface))
+        invalid(currentFunction(), ": cai->structSize=", cai->structSize, " is smaller than sizeof(cvArrayInterface)=",
+                sizeof(cvArrayInterface), " (initialise with CV_ARRAY_INTERFACE_INIT)");
+    if (cai->structSize > sizeof(cvArrayInterface))
+        invalid(currentFunction(), ": cai->structSize=", cai->structSize, " is larger than this library's ",
+                sizeof(cvArrayInterface), " (the caller was built against a newer header)");
+    if (cai->version != 2 && cai->version != 3)
+        invalid(currentFunction(), ": version=", cai->version, " is not a supported CUDA Array Interface version (2 or 3)");
+    if (cai->reserved0 != 0) invalid(currentFunction(), ": reserved0=", cai->reserved0, " must be 0");
+
+    WrapRequest req;
+    TensorDesc &d = req.desc;
+    checkRank(cai->ndim, "ndim");
+    d.ndim = cai->ndim;
+    std::memcpy(d.shape, cai->shape, sizeof(d.shape));
+    checkShape(d, "shape");
+
+    if (strnlen(cai->typestr, sizeof(cai->typestr)) == sizeof(cai->typestr))
+        invalid(currentFunction(), ": typestr is not NUL-terminated within ", sizeof(cai->typestr), " bytes");
+    const cvDataType fromTypestr = parseTypestr(cai->typestr, "typestr");
+    if (cai->dtype != CV_DTYPE_UNSPECIFIED) {
+        const DTypeInfo *info = dtypeInfo(cai->dtype);
+        if (info == nullptr) invalid(currentFunction(), ": dtype=", static_cast<int>(cai->dtype), " is not a cvDataType");
+        const int typestrSize = std::atoi(cai->typestr + 2);
+        if (info->itemSize != typestrSize)
+            invalid(currentFunction(), ": dtype=", info->name, " has itemsize ", info->itemSize, " but typestr='", cai->typestr,
+                    "' has ", typestrSize);
+        d.dtype = cai->dtype;
+    } else if (fromTypestr == CV_DTYPE_UNSPECIFIED) {
+        invalid(currentFunction(), ": typestr='", cai->typestr,
+                "' is an opaque 2-byte type; set dtype (e.g. CV_DTYPE_BFLOAT16) to say which");
+    } else {
+        d.dtype = fromTypestr;
+    }
+    d.itemSize = dtypeInfo(d.dtype)->itemSize;
+
+    if (cai->hasStrides) {
+        for (int i = 0; i < d.ndim; ++i) {
+            d.strides[i] = cai->strides[i];
+            if (d.strides[i] % d.itemSize != 0)
+                invalid(currentFunction(), ": strides[", i, "]=", d.strides[i], " is not a multiple of itemsize ", d.itemSize);
+        }
+    } else {
+        setContiguousStrides(d, "shape");
+    }
+    computeExtent(d, "shape");
+
+    d.data = cai->data;
+    d.readonly = cai->readonly != 0;
+    if (d.numel > 0 && d.data == 0)
+        invalid(currentFunction(), ": data=0 (NULL) but the tensor has ", d.numel, " elements (only empty tensors may have data 0)");
+    if (d.numel > 0) {
+        uint64_t end = 0;
+        if ((d.extentLo < 0 && d.data < static_cast<uint64_t>(-d.extentLo)) ||
+            __builtin_add_overflow(d.data, static_cast<uint64_t>(d.extentHi), &end))
+            invalid(currentFunction(), ": data=0x", std::hex, d.data, std::dec, " with these strides reaches outside the address space");
+    }
+    d.layout = parseLayout(layout, d.ndim, "layout");
+
+    switch (cai->streamKind) {
+    case CV_CAI_STREAM_ABSENT: req.producer = Producer::Unknown; break;
+    case CV_CAI_STREAM_NONE: req.producer = Producer::Ready; break;
+    case CV_CAI_STREAM_INTEGER:
+        if (cai->stream == -1) req.producer = Producer::Ready;
+        else if (cai->stream < -1)
+            invalid(currentFunction(), ": stream=", cai->stream, " is negative (only -1, the opt-out, is allowed)");
+        else if (cai->stream <= 2) req.producer = Producer::Unknown;
+        else {
+            req.producer = Producer::Stream;
+            req.producerStream = cai->stream;
+        }
+        break;
+    default:
+        invalid(currentFunction(), ": streamKind=", static_cast<int>(cai->streamKind), " is not a cvCaiStreamKind");
+    }
+    return req;
+}
+
+TensorDesc contiguousDesc(int32_t ndim, const int64_t *shape, cvDataType dtype, const char *layout) {
+    TensorDesc d;
+    checkRank(ndim, "ndim");
+    if (ndim > 0 && shape == nullptr) invalid(currentFunction(), ": shape is NULL");
+    d.ndim = ndim;
+    for (int i = 0; i < ndim; ++i) d.shape[i] = shape[i];
+    checkShape(d, "shape");
+    const DTypeInfo *info = dtypeInfo(dtype);
+    if (info == nullptr) invalid(currentFunction(), ": dtype=", static_cast<int>(dtype), " is not a cvDataType");
+    d.dtype = dtype;
+    d.itemSize = info->itemSize;
+    setContiguousStrides(d, "shape");
+    computeExtent(d, "shape");
+    d.layout = parseLayout(layout, ndim, "layout");
+    return d;
+}
+
+} // namespace cv

@@ -1,0 +1,43 @@
+/* cvcuda-c: streams. A cvStream is a reference-counted handle to a CUDA stream, either created (and owned) by the
+ * library or adopted from the caller. All library work is enqueued on a stream and is asynchronous to the host.
+ * Threading: a cvStream may be used from several threads at once. */
+#ifndef CVCUDA_STREAM_H
+#define CVCUDA_STREAM_H
+
+#include "export.h"
+#include "status.h"
+
+CV_EXTERN_C_BEGIN
+
+typedef struct cvStream_t *cvStream;
+
+/** Creates a new NON-BLOCKING CUDA stream (cudaStreamNonBlocking) on the calling thread's current device: it is not
+ *  implicitly ordered with the legacy default stream nor with PyTorch's streams; the library orders it against other
+ *  streams through events. *out receives a handle with one reference (release it with cvStreamRelease).
+ *  Errors: CV_ERROR_INVALID_ARGUMENT (out is NULL), CV_ERROR_NO_DEVICE, CV_ERROR_CUDA. */
+CV_API cvStatus cvStreamCreate(cvStream *out);
+
+/** Adopts an existing cudaStream_t without taking ownership (it is never destroyed by the library; the caller keeps
+ *  it alive while the handle or any work on it is in use). cudaStream == NULL adopts CUDA's legacy default stream.
+ *  The device is the calling thread's current device. *out receives one reference.
+ *  Errors: CV_ERROR_INVALID_ARGUMENT (out is NULL), CV_ERROR_NO_DEVICE. */
+CV_API cvStatus cvStreamWrap(void *cudaStream, cvStream *out);
+
+/** Adds a reference. NULL is a no-op. */
+CV_API void cvStreamRetain(cvStream stream);
+
+/** Drops a reference. NULL is a no-op. Work still queued on the stream completes normally: the library keeps its own
+ *  references while it tracks that work, and destroys an owned stream only after the last of them is gone. */
+CV_API void cvStreamRelease(cvStream stream);
+
+/** Writes the cudaStream_t (NULL for the legacy default stream) to *cudaStream. The pointer stays valid while the
+ *  handle lives. Errors: CV_ERROR_INVALID_ARGUMENT (NULL stream or out). */
+CV_API cvStatus cvStreamGetHandle(cvStream stream, void **cudaStream);
+
+/** BLOCKS the host until all work enqueued on the stream has completed, then runs the deferred releases that this
+ *  makes possible (cleanup callbacks, see cvTensorSetCleanup). Errors: CV_ERROR_INVALID_ARGUMENT (NULL),
+ *  CV_ERROR_CUDA (an earlier asynchronous failure surfaced). */
+CV_API cvStatus cvStreamSync(cvStream stream);
+
+CV_EXTERN_C_END
+#endif /* CVCUDA_STREAM_H */

@@ -1,0 +1,93 @@
+/* cvcuda-c: tensors. A cvTensor describes an n-d array in device memory: either foreign memory wrapped zero-copy
+ * from a CUDA Array Interface (never freed by the library), or memory the library allocated (freed, stream-ordered,
+ * after the last reference and the last GPU use are gone).
+ *
+ * Hazard tracking: the library remembers, per range of device memory (not per handle), the last stream that wrote it
+ * and the streams that read it since, and orders later work on other streams after them with CUDA events. Every
+ * tensor that views overlapping memory shares that state. See docs/streams.md.
+ * Threading: a cvTensor may be used from several threads; concurrent writes to one memory from several threads are
+ * ordered by the order of the calls. */
+#ifndef CVCUDA_TENSOR_H
+#define CVCUDA_TENSOR_H
+
+#include <stdint.h>
+#include "array_interface.h"
+#include "export.h"
+#include "status.h"
+#include "stream.h"
+#include "types.h"
+
+CV_EXTERN_C_BEGIN
+
+typedef struct cvTensor_t *cvTensor;
+
+/** Wraps foreign device memory described by a CAI zero-copy. Never frees it. Makes no GPU call, except that when
+ *  cai->stream names a real producer stream (an integer > 2) an event is recorded on it now (the CAI's "point of
+ *  consumption"); device checks (device memory, which device) happen at the first operation.
+ *  layout: NULL (none) or one upper-case label per dimension from N, C, H, W, D, F, no label twice ("NHWC").
+ *  *out receives a handle with one reference.
+ *  Errors (all CV_ERROR_INVALID_ARGUMENT unless noted; the message names the field, the value and the rule):
+ *  NULL cai/out; structSize smaller than this header's or larger with non-zero unknown bytes; version not 2 or 3;
+ *  ndim outside 0..CV_MAX_DIMS; a negative shape; a bad typestr (see cvDataTypeFromTypestr; CV_ERROR_NOT_SUPPORTED
+ *  for unsupported types such as complex); dtype whose item size differs from typestr's; "<V2" without a dtype;
+ *  a stride not a multiple of the item size; an extent that overflows 64-bit arithmetic; data == 0 with a non-zero
+ *  size; a layout whose length differs from ndim or with unknown or repeated labels; a negative stream other than -1;
+ *  CV_ERROR_CUDA if recording the producer event fails. */
+CV_API cvStatus cvTensorWrap(const cvArrayInterface *cai, const char *layout, cvTensor *out);
+
+/** Allocates a C-contiguous tensor in device memory on the calling thread's current device. The allocation is
+ *  stream-ordered on a library-internal stream; operations on any stream are ordered after it automatically.
+ *  shape: ndim extents in elements. layout: as in cvTensorWrap. The memory is uninitialised.
+ *  Errors: CV_ERROR_INVALID_ARGUMENT (as in cvTensorWrap; dtype must be a known type), CV_ERROR_NO_DEVICE,
+ *  CV_ERROR_OUT_OF_MEMORY, CV_ERROR_CUDA. */
+CV_API cvStatus cvTensorCreate(int32_t ndim, const int64_t *shape, cvDataType dtype, const char *layout, cvTensor *out);
+
+/** Adds a reference. NULL is a no-op. */
+CV_API void cvTensorRetain(cvTensor tensor);
+
+/** Drops a reference. NULL is a no-op. When the last reference goes, the library still keeps what it needs until
+ *  every GPU operation using the tensor has completed; then memory it allocated is freed (stream-ordered) and the
+ *  cleanup callback, if any, runs. Never blocks the host. */
+CV_API void cvTensorRelease(cvTensor tensor);
+
+/** Called once when the library no longer needs a tensor's memory: its last reference is gone AND every GPU
+ *  operation that used it has completed. It runs on a thread that is inside a call to this library (cvTensorRelease,
+ *  cvStreamSync, cvCollect, cvSyncAndCollect or any operator), never inside a CUDA host callback, and must not call
+ *  back into the library. */
+typedef void (*cvCleanupFn)(void *userData);
+
+/** Sets the cleanup callback of a tensor (at most once). Typical use: a binding keeps the producer's object alive
+ *  until the callback. Errors: CV_ERROR_INVALID_ARGUMENT (NULL tensor or fn), CV_ERROR_INVALID_STATE (already set). */
+CV_API cvStatus cvTensorSetCleanup(cvTensor tensor, cvCleanupFn fn, void *userData);
+
+/** Describes the tensor as a CAI, version 3 (out->structSize must be set, e.g. by CV_ARRAY_INTERFACE_INIT).
+ *  stream: CV_CAI_STREAM_INTEGER with the stream of the last write still pending, or CV_CAI_STREAM_NONE when nothing
+ *  is pending; never 0, 1 or 2 (a write pending on a default stream is relayed through a library-owned stream).
+ *  writerStream (may be NULL): receives a new reference to the advertised stream (NULL when none) so the caller can
+ *  keep it alive as long as it advertises the value; release it with cvStreamRelease. Does not block the host.
+ *  Errors: CV_ERROR_INVALID_ARGUMENT (NULL tensor/out, structSize too small), CV_ERROR_CUDA. */
+CV_API cvStatus cvTensorExport(cvTensor tensor, cvArrayInterface *out, cvStream *writerStream);
+
+/** Everything about a tensor, in one call. Initialise with CV_TENSOR_INFO_INIT.
+ *  strides are in BYTES and always explicit; layout is "" when the tensor has none. */
+typedef struct cvTensorInfo {
+    uint32_t structSize;
+    int32_t ndim;
+    int64_t shape[CV_MAX_DIMS];
+    int64_t strides[CV_MAX_DIMS];
+    uint64_t data;
+    cvDataType dtype;
+    int32_t readonly;
+    int32_t ownsMemory; /**< 1 if the library allocated the memory (cvTensorCreate) */
+    char layout[CV_MAX_DIMS + 1];
+    char reserved0[7];
+} cvTensorInfo;
+
+#define CV_TENSOR_INFO_INIT \
+    { (uint32_t)sizeof(cvTensorInfo), 0, {0}, {0}, 0, CV_DTYPE_UNSPECIFIED, 0, 0, {0}, {0} }
+
+/** Fills *out. Errors: CV_ERROR_INVALID_ARGUMENT (NULL tensor/out, structSize too small). */
+CV_API cvStatus cvTensorGetInfo(cvTensor tensor, cvTensorInfo *out);
+
+CV_EXTERN_C_END
+#endif /* CVCUDA_TENSOR_H */
