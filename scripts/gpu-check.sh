@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# The GPU suite, for the GPU test machine (see docs/verification/README.md): builds cvcuda-c there, runs every test
+# with CVCUDA_REQUIRE_GPU=1 (a skipped GPU test fails), compute-sanitizer memcheck over the Catch2 GPU suites, the
+# main job (contact sheet), and the benchmarks; writes the record to docs/verification/gpu-check.md and logs to
+# docs/verification/logs/. Usage: scripts/gpu-check.sh [--quick] [--no-bench] [--no-sanitizer]
+# Python packages missing there (cffi, pycparser) are taken from wheels in .whl/ when present.
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+bench=1 sanitizer=1
+for a in "$@"; do
+    case "$a" in
+    --no-bench) bench=0 ;;
+    --no-sanitizer) sanitizer=0 ;;
+    --quick) bench=0 sanitizer=0 ;;
+    *) echo "gpu-check: unknown argument $a" >&2; exit 2 ;;
+    esac
+done
+ver=docs/verification
+logs=$ver/logs
+mkdir -p "$logs" docs/img
+record=$ver/gpu-check.md
+export CVCUDA_REQUIRE_GPU=1 PYTHONUNBUFFERED=1
+if compgen -G ".whl/*.whl" >/dev/null; then
+    python3 -m pip install -q --no-index --no-deps --no-compile --target /tmp/cvcuda-site .whl/*.whl >"$logs/pip.log" 2>&1
+    export PYTHONPATH=/tmp/cvcuda-site${PYTHONPATH:+:$PYTHONPATH}
+fi
+build=${BUILD_DIR:-build-gpu}
+rows=()
+step() { # step NAME LOGFILE COMMAND... : runs, keeps the log, records the result row
+    local name=$1 log=$2; shift 2
+    local t0=$SECONDS
+    "$@" >"$logs/$log" 2>&1
+    local rc=$?
+    rows+=("| $name | $([ $rc = 0 ] && echo PASS || echo "FAIL (exit $rc)") | $((SECONDS - t0)) s | logs/$log |")
+    echo "gpu-check: $name -> exit $rc ($((SECONDS - t0)) s)"
+    return $rc
+}
+
+step "build (gpu_arch=90)" build.log bash -c "meson setup $build -Dgpu_arch=90 --wipe >/dev/null 2>&1 || meson setup $build -Dgpu_arch=90 && ninja -C $build"
+rm -f "$build"/test-results/*.xml
+step "all tests, CVCUDA_REQUIRE_GPU=1" tests.log meson test -C "$build" --print-errorlogs --num-processes 1 --timeout-multiplier 4
+summary=$(python3 scripts/summarize_tests.py "$build")
+if [ $sanitizer = 1 ]; then
+    for exe in tests/engine/test_engine tests/kernels/test_kernels; do
+        [ -x "$build/$exe" ] || continue
+        step "compute-sanitizer memcheck $(basename "$exe")" "memcheck-$(basename "$exe").log" \
+            compute-sanitizer --tool memcheck --error-exitcode 1 "$build/$exe"
+    done
+fi
+export CVCUDA_C_LIBRARY="$root/$build/libcvcuda_c.so.1"
+export PYTHONPATH="$root/bindings/python${PYTHONPATH:+:$PYTHONPATH}"
+step "main job (samples/interoperability/pytorch_interop.py)" sample.log \
+    python3 samples/interoperability/pytorch_interop.py --out docs/img/contact_sheet.png
+if [ $bench = 1 ]; then
+    for b in bench/*.py; do
+        [ -f "$b" ] || continue
+        step "benchmark $(basename "$b")" "bench-$(basename "$b" .py).log" python3 "$b"
+    done
+fi
+
+{
+    echo "# GPU check — $(date -u '+%Y-%m-%d %H:%M UTC')"
+    echo
+    echo "Written by \`scripts/gpu-check.sh $*\` on the GPU test machine. Logs: \`docs/verification/logs/\`."
+    echo
+    echo '```'
+    nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>&1
+    nvcc --version | tail -2
+    python3 -c 'import torch, sys; print("python", sys.version.split()[0], "torch", torch.__version__)' 2>&1
+    git rev-parse --short HEAD 2>/dev/null | sed 's/^/commit /'
+    echo '```'
+    echo
+    echo "| step | result | time | log |"
+    echo "|---|---|---|---|"
+    printf '%s\n' "${rows[@]}"
+    echo
+    echo "Test cases (Catch2 + pytest, GPU tests required): **$summary**"
+    echo
+    echo "Main job summary:"
+    echo '```'
+    tail -n 20 "$logs/sample.log"
+    echo '```'
+} >"$record"
+echo "$summary"
+grep -q "FAIL" "$record" && exit 1
+exit 0
