@@ -1,6 +1,7 @@
 #include "hazards.hpp"
 
 #include "cuda_check.hpp"
+#include "device_memory.hpp"
 #include "device_resources.hpp"
 #include "error.hpp"
 #include "stats.hpp"
@@ -61,15 +62,7 @@ void firstUse(Tensor &t, const Stream &stream) {
     std::lock_guard<std::mutex> lock(t.firstUseMutex);
     if (t.checked.load(std::memory_order_relaxed)) return;
     const TensorDesc &d = t.desc();
-    if (d.numel > 0 && t.device < 0) {
-        cudaPointerAttributes attr{};
-        checkCuda(cudaPointerGetAttributes(&attr, reinterpret_cast<const void *>(d.addressLo())), "cudaPointerGetAttributes");
-        if (attr.type != cudaMemoryTypeDevice && attr.type != cudaMemoryTypeManaged)
-            invalid(currentFunction(), ": data=0x", std::hex, d.data, std::dec, " is ",
-                    attr.type == cudaMemoryTypeHost ? "host memory" : "not CUDA device memory",
-                    "; move the array to the GPU first (e.g. torch's .cuda())");
-        t.device = attr.device;
-    }
+    if (d.numel > 0 && t.device < 0) t.device = checkDeviceMemory(d);
     if (d.numel > 0 && t.device != stream.device())
         invalid(currentFunction(), ": a tensor on device ", t.device, " is used on a stream of device ", stream.device());
     if (t.unknownProducer.load(std::memory_order_acquire)) {
