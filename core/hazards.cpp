@@ -8,6 +8,7 @@
 #include "tensor.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <map>
 #include <mutex>
 
@@ -56,28 +57,48 @@ bool allDone(const std::vector<Ref<Event>> &events) {
     return std::all_of(events.begin(), events.end(), [](const Ref<Event> &e) { return e->done(); });
 }
 
-// Device checks and the defensive sync, once per wrapper, outside the engine lock.
-void firstUse(Tensor &t, const Stream &stream) {
+// Device checks and the defensive sync, once per wrapper, outside the engine lock. `stream` is the stream of the
+// operation, or null for an export, which settles an unknown producer (an export must not advertise "ready" for data
+// that may still be in flight) but leaves the stream checks to the first operation.
+void firstUse(Tensor &t, const Stream *stream) {
     if (t.checked.load(std::memory_order_acquire)) return;
     std::lock_guard<std::mutex> lock(t.firstUseMutex);
     if (t.checked.load(std::memory_order_relaxed)) return;
-    const TensorDesc &d = t.desc();
-    if (d.numel > 0 && t.device < 0) t.device = checkDeviceMemory(d);
-    if (d.numel > 0 && t.device != stream.device())
-        invalid(currentFunction(), ": a tensor on device ", t.device, " is used on a stream of device ", stream.device());
-    if (t.unknownProducer.load(std::memory_order_acquire)) {
+    const bool syncOwed = t.unknownProducer.load(std::memory_order_acquire);
+    if (syncOwed && stream != nullptr) {
+        // Checked before any other CUDA call, so that nothing can disturb the capture.
         cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
-        checkCuda(cudaStreamIsCapturing(stream.handle(), &capture), "cudaStreamIsCapturing");
+        checkCuda(cudaStreamIsCapturing(stream->handle(), &capture), "cudaStreamIsCapturing");
         if (capture != cudaStreamCaptureStatusNone)
             fail(CV_ERROR_INVALID_STATE, currentFunction(),
                  ": a tensor whose producer stream is unknown (CAI v2 or stream 0/1/2) needs a device synchronisation at its "
                  "first use, which is impossible while the stream is being captured into a CUDA graph; declare the producer "
                  "stream in the CAI, or export with stream -1 after synchronising, or use the tensor once before capture");
+    }
+    const TensorDesc &d = t.desc();
+    if (d.numel > 0 && t.device < 0) {
+        cudaPointerAttributes attr{};
+        checkCuda(cudaPointerGetAttributes(&attr, reinterpret_cast<const void *>(d.addressLo())), "cudaPointerGetAttributes");
+        if (attr.type != cudaMemoryTypeDevice && attr.type != cudaMemoryTypeManaged)
+            invalid(currentFunction(), ": data=0x", std::hex, d.data, std::dec, " is ",
+                    attr.type == cudaMemoryTypeHost ? "host memory" : "not CUDA device memory",
+                    "; move the array to the GPU first (e.g. torch's .cuda())");
+        t.device = attr.device;
+    }
+    if (stream != nullptr && d.numel > 0 && t.device != stream->device())
+        invalid(currentFunction(), ": a tensor on device ", t.device, " is used on a stream of device ", stream->device());
+    if (syncOwed) {
+        DeviceGuard guard(t.device);
         checkCuda(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
         count(stats().deviceSyncs);
         t.unknownProducer.store(false, std::memory_order_release);
     }
-    t.checked.store(true, std::memory_order_release);
+    if (stream != nullptr) t.checked.store(true, std::memory_order_release);
+}
+
+std::atomic<bool> &trackingEnabled() {
+    static std::atomic<bool> enabled{true};
+    return enabled;
 }
 
 void runCleanups(std::vector<Deferred> &ready) {
@@ -135,7 +156,7 @@ void addProducer(Tensor &tensor, const Ref<Stream> &stream) {
 void submit(const Ref<Stream> &stream, std::initializer_list<Use> uses, const std::function<void()> &launch) {
     Engine &e = engine();
     DeviceGuard guard(stream->device());
-    for (const Use &u : uses) firstUse(*u.tensor, *stream);
+    for (const Use &u : uses) firstUse(*u.tensor, stream.get());
     {
         std::lock_guard<std::mutex> lock(e.mutex);
         struct Touched {
@@ -160,7 +181,8 @@ void submit(const Ref<Stream> &stream, std::initializer_list<Use> uses, const st
             addWaits(t.root->writers);           // RAW, WAW
             if (t.write) addWaits(t.root->readers); // WAR
         }
-        for (Event *ev : waits) waitEvent(*stream, *ev);
+        if (trackingEnabled().load(std::memory_order_relaxed))
+            for (Event *ev : waits) waitEvent(*stream, *ev);
         launch();
         if (!touched.empty()) {
             Ref<Event> done = recordEvent(*stream);
@@ -182,6 +204,7 @@ void submit(const Ref<Stream> &stream, std::initializer_list<Use> uses, const st
 
 Ref<Stream> pendingWriter(Tensor &tensor) {
     Engine &e = engine();
+    firstUse(tensor, nullptr);
     std::lock_guard<std::mutex> lock(e.mutex);
     Region *root = rootOf(tensor);
     if (root == nullptr) return nullptr;
@@ -253,4 +276,8 @@ void collect(bool wait) {
 }
 
 } // namespace hazards
+
+namespace detail {
+void setHazardTrackingEnabled(bool enabled) noexcept { hazards::trackingEnabled().store(enabled, std::memory_order_relaxed); }
+} // namespace detail
 } // namespace cv
