@@ -57,16 +57,30 @@ bool allDone(const std::vector<Ref<Event>> &events) {
     return std::all_of(events.begin(), events.end(), [](const Ref<Event> &e) { return e->done(); });
 }
 
-// Device checks and the defensive sync, once per wrapper, outside the engine lock. `stream` is the stream of the
-// operation, or null for an export, which settles an unknown producer (an export must not advertise "ready" for data
-// that may still be in flight) but leaves the stream checks to the first operation.
-void firstUse(Tensor &t, const Stream *stream) {
-    if (t.checked.load(std::memory_order_acquire)) return;
-    std::lock_guard<std::mutex> lock(t.firstUseMutex);
-    if (t.checked.load(std::memory_order_relaxed)) return;
-    const bool syncOwed = t.unknownProducer.load(std::memory_order_acquire);
-    if (syncOwed && stream != nullptr) {
-        // Checked before any other CUDA call, so that nothing can disturb the capture.
+// Device checks of a wrapper's memory (once), outside the engine lock. `stream` is the operation's stream, or null for
+// an export, which leaves the stream checks to the first operation.
+void checkDevice(Tensor &t, const Stream *stream) {
+    const TensorDesc &d = t.desc();
+    if (!t.checked.load(std::memory_order_acquire)) {
+        std::lock_guard<std::mutex> lock(t.firstUseMutex);
+        if (!t.checked.load(std::memory_order_relaxed)) {
+            if (d.numel > 0 && t.device < 0) t.device = checkDeviceMemory(d);
+            t.checked.store(true, std::memory_order_release);
+        }
+    }
+    if (stream != nullptr && d.numel > 0 && t.device != stream->device())
+        invalid(currentFunction(), ": a tensor on device ", t.device, " is used on a stream of device ", stream->device());
+}
+
+// The defensive sync owed by wrappers whose producer stream is unknown: one cudaDeviceSynchronize settles every such
+// wrapper of the call; afterwards they take the event path. `stream` (null for an export) must not be capturing.
+void settleUnknownProducers(std::initializer_list<Use> uses, const Stream *stream) {
+    Tensor *owing = nullptr;
+    for (const Use &u : uses)
+        if (u.tensor->unknownProducer.load(std::memory_order_acquire)) owing = u.tensor;
+    if (owing == nullptr) return;
+    if (stream != nullptr) {
+        // Checked before any other CUDA call of the operation, so that nothing can disturb the capture.
         cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
         checkCuda(cudaStreamIsCapturing(stream->handle(), &capture), "cudaStreamIsCapturing");
         if (capture != cudaStreamCaptureStatusNone)
@@ -75,25 +89,11 @@ void firstUse(Tensor &t, const Stream *stream) {
                  "first use, which is impossible while the stream is being captured into a CUDA graph; declare the producer "
                  "stream in the CAI, or export with stream -1 after synchronising, or use the tensor once before capture");
     }
-    const TensorDesc &d = t.desc();
-    if (d.numel > 0 && t.device < 0) {
-        cudaPointerAttributes attr{};
-        checkCuda(cudaPointerGetAttributes(&attr, reinterpret_cast<const void *>(d.addressLo())), "cudaPointerGetAttributes");
-        if (attr.type != cudaMemoryTypeDevice && attr.type != cudaMemoryTypeManaged)
-            invalid(currentFunction(), ": data=0x", std::hex, d.data, std::dec, " is ",
-                    attr.type == cudaMemoryTypeHost ? "host memory" : "not CUDA device memory",
-                    "; move the array to the GPU first (e.g. torch's .cuda())");
-        t.device = attr.device;
-    }
-    if (stream != nullptr && d.numel > 0 && t.device != stream->device())
-        invalid(currentFunction(), ": a tensor on device ", t.device, " is used on a stream of device ", stream->device());
-    if (syncOwed) {
-        DeviceGuard guard(t.device);
-        checkCuda(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
-        count(stats().deviceSyncs);
-        t.unknownProducer.store(false, std::memory_order_release);
-    }
-    if (stream != nullptr) t.checked.store(true, std::memory_order_release);
+    for (const Use &u : uses) checkDevice(*u.tensor, stream);
+    DeviceGuard guard(owing->device);
+    checkCuda(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+    count(stats().deviceSyncs);
+    for (const Use &u : uses) u.tensor->unknownProducer.store(false, std::memory_order_release);
 }
 
 std::atomic<bool> &trackingEnabled() {
@@ -156,7 +156,8 @@ void addProducer(Tensor &tensor, const Ref<Stream> &stream) {
 void submit(const Ref<Stream> &stream, std::initializer_list<Use> uses, const std::function<void()> &launch) {
     Engine &e = engine();
     DeviceGuard guard(stream->device());
-    for (const Use &u : uses) firstUse(*u.tensor, stream.get());
+    settleUnknownProducers(uses, stream.get());
+    for (const Use &u : uses) checkDevice(*u.tensor, stream.get());
     {
         std::lock_guard<std::mutex> lock(e.mutex);
         struct Touched {
@@ -204,7 +205,7 @@ void submit(const Ref<Stream> &stream, std::initializer_list<Use> uses, const st
 
 Ref<Stream> pendingWriter(Tensor &tensor) {
     Engine &e = engine();
-    firstUse(tensor, nullptr);
+    settleUnknownProducers({{&tensor, false}}, nullptr);
     std::lock_guard<std::mutex> lock(e.mutex);
     Region *root = rootOf(tensor);
     if (root == nullptr) return nullptr;

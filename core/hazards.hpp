@@ -51,7 +51,8 @@ void addProducer(Tensor &tensor, const Ref<Stream> &stream);
 // accesses. Does the first-use device checks and the defensive sync of unknown-producer wrappers.
 void submit(const Ref<Stream> &stream, std::initializer_list<Use> uses, const std::function<void()> &launch);
 
-// The stream a CAI export should advertise (null: nothing pending), see cvTensorExport.
+// The stream a CAI export should advertise (null: nothing pending), see cvTensorExport. An export counts as a use
+// of a wrapper whose producer is unknown: it pays the defensive device sync first.
 Ref<Stream> pendingWriter(Tensor &tensor);
 
 // Called when the last reference to a tensor is gone: frees owned memory stream-ordered and runs or defers the
@@ -62,4 +63,10 @@ void retire(Tensor &tensor) noexcept;
 void collect(bool wait);
 
 } // namespace hazards
+
+namespace detail {
+// Test hook (not exported from the shared library): false makes submit skip every cross-stream wait while still
+// recording accesses, so that ordering tests can run their negative control with the barrier switched off.
+void setHazardTrackingEnabled(bool enabled) noexcept;
+} // namespace detail
 } // namespace cv
