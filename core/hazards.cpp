@@ -203,20 +203,24 @@ void submit(const Ref<Stream> &stream, std::initializer_list<Use> uses, const st
     collect(false);
 }
 
-Ref<Stream> pendingWriter(Tensor &tensor) {
+Ref<Stream> exportStream(Tensor &tensor) {
     Engine &e = engine();
     settleUnknownProducers({{&tensor, false}}, nullptr);
     std::lock_guard<std::mutex> lock(e.mutex);
     Region *root = rootOf(tensor);
     if (root == nullptr) return nullptr;
+    // Pending reads count too: a consumer may write into the exported memory.
     std::vector<const Access *> pending;
-    for (const Access &a : root->writers)
-        if (!a.event->done()) pending.push_back(&a);
+    for (const auto *accesses : {&root->writers, &root->readers})
+        for (const Access &a : *accesses)
+            if (!a.event->done()) pending.push_back(&a);
     if (pending.empty()) return nullptr;
-    if (pending.size() == 1 && !pending.front()->stream->isDefaultStream()) return pending.front()->stream;
+    const Ref<Stream> &first = pending.front()->stream;
+    const bool oneStream = std::all_of(pending.begin(), pending.end(), [&](const Access *a) { return sameStream(*a->stream, *first); });
+    if (oneStream && !first->isDefaultStream()) return first;
     // A CAI export must not advertise a default stream (0/1/2 mean something else to consumers), nor can it name
     // several: relay them through a library-owned stream that waits on each.
-    const int device = pending.front()->stream->device();
+    const int device = first->device();
     DeviceGuard guard(device);
     Ref<Stream> relay = deviceResources(device).relayStream;
     for (const Access *a : pending) waitEvent(*relay, *a->event);
@@ -233,6 +237,7 @@ void retire(Tensor &tensor) noexcept {
             appendPending(pending, root->writers);
             appendPending(pending, root->readers);
         }
+        const bool idle = pending.empty();
         if (tensor.ownsMemory() && tensor.desc().data != 0) {
             DeviceGuard guard(tensor.device);
             const Stream &alloc = *deviceResources(tensor.device).allocStream;
@@ -244,7 +249,13 @@ void retire(Tensor &tensor) noexcept {
             if (allDone(d.events)) ready.push_back(std::move(d));
             else e.deferred.push_back(std::move(d));
         }
+        Ref<Region> root(rootOf(tensor));
         tensor.region = nullptr;
+        // Forget a region that nobody views and no GPU work uses any more, with the streams and events it holds.
+        if (root && root->useCount() == 2 && idle) {
+            auto it = e.regions.find(root->lo);
+            if (it != e.regions.end() && it->second == root) e.regions.erase(it);
+        }
     } catch (...) {
         // Release cannot report errors; a failed free leaks rather than corrupts.
     }

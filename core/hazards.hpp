@@ -51,9 +51,10 @@ void addProducer(Tensor &tensor, const Ref<Stream> &stream);
 // accesses. Does the first-use device checks and the defensive sync of unknown-producer wrappers.
 void submit(const Ref<Stream> &stream, std::initializer_list<Use> uses, const std::function<void()> &launch);
 
-// The stream a CAI export should advertise (null: nothing pending), see cvTensorExport. An export counts as a use
-// of a wrapper whose producer is unknown: it pays the defensive device sync first.
-Ref<Stream> pendingWriter(Tensor &tensor);
+// The stream a CAI export should advertise: null when no access is pending; the one stream with pending writes or
+// reads; else the device's relay stream, made to wait on all of them (exports never name a default stream).
+// Settles an unknown producer first (one defensive sync): "ready" must not be advertised for data still in flight.
+Ref<Stream> exportStream(Tensor &tensor);
 
 // Called when the last reference to a tensor is gone: frees owned memory stream-ordered and runs or defers the
 // cleanup callback until the tensor's GPU work has completed. Never blocks, never throws.
