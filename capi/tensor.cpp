@@ -45,7 +45,7 @@ cvStatus cvTensorExport(cvTensor tensor, cvArrayInterface *out, cvStream *writer
         capi::requireStruct(out, "out");
         if (writerStream != nullptr) *writerStream = nullptr;
         const TensorDesc &d = t.desc();
-        Ref<Stream> writer = hazards::pendingWriter(t);
+        Ref<Stream> writer = hazards::exportStream(t);
         cvArrayInterface cai = CV_ARRAY_INTERFACE_INIT;
         cai.version = 3;
         cai.data = d.data;
