@@ -1,0 +1,72 @@
+"""Shared fixtures of the pytest suite.
+
+GPU gating: tests that take the `gpu`, `torch` or `cupy` fixture are marked `gpu`. Without a usable GPU (or without
+torch / CuPy) they SKIP with the reason; with CVCUDA_REQUIRE_GPU=1 (scripts/gpu-check.sh) they FAIL instead, so that
+a GPU run cannot pass by skipping.
+"""
+
+import os
+
+import pytest
+from hypothesis import settings
+
+import cvcuda
+
+# No example database: the suite runs from a build directory and must not write into the source tree.
+settings.register_profile("cvcuda", database=None, deadline=None, max_examples=300)
+settings.load_profile("cvcuda")
+
+GPU_FIXTURES = ("gpu", "torch", "cupy")
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "gpu: needs a CUDA GPU (skips without one; fails with CVCUDA_REQUIRE_GPU=1)")
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if any(name in item.fixturenames for name in GPU_FIXTURES):
+            item.add_marker(pytest.mark.gpu)
+
+
+def unavailable(reason: str) -> None:
+    """Skips the test, or fails it when the run requires a GPU."""
+    if os.environ.get("CVCUDA_REQUIRE_GPU") == "1":
+        pytest.fail(f"CVCUDA_REQUIRE_GPU=1 but {reason}", pytrace=False)
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="session")
+def gpu_problem():
+    """None when cvcuda can use a GPU, else why not (the C library's message)."""
+    try:
+        cvcuda.Stream()
+    except cvcuda.NoDeviceError as exc:
+        return f"no usable GPU: {exc}"
+    return None
+
+
+@pytest.fixture
+def gpu(gpu_problem):
+    if gpu_problem:
+        unavailable(gpu_problem)
+
+
+@pytest.fixture
+def torch(gpu):
+    try:
+        import torch
+    except ImportError:
+        unavailable("torch is not installed")
+    if not torch.cuda.is_available():
+        unavailable("torch sees no CUDA device")
+    return torch
+
+
+@pytest.fixture
+def cupy(gpu):
+    try:
+        import cupy
+    except ImportError:
+        unavailable("cupy is not installed")
+    return cupy

@@ -1,0 +1,33 @@
+"""Helpers for the GPU tests: busy streams (torch.cuda._sleep) and a CAI object with a chosen producer stream."""
+
+from cai_objects import CaiObject
+
+_CYCLES_PER_MS = {}
+
+
+def cycles_per_ms(torch) -> float:
+    """GPU clock cycles per millisecond, measured once with CUDA events (torch.cuda._sleep counts cycles)."""
+    if "value" not in _CYCLES_PER_MS:
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        torch.cuda.synchronize()
+        start.record()
+        torch.cuda._sleep(10_000_000)
+        end.record()
+        end.synchronize()
+        _CYCLES_PER_MS["value"] = 10_000_000 / max(start.elapsed_time(end), 1e-3)
+    return _CYCLES_PER_MS["value"]
+
+
+def make_busy(torch, stream, ms: float) -> None:
+    """Enqueues `ms` milliseconds of GPU sleep on `stream` (a torch stream)."""
+    cycles = int(cycles_per_ms(torch) * ms)
+    with torch.cuda.stream(stream):
+        torch.cuda._sleep(cycles)
+
+
+def with_stream(torch_tensor, stream):
+    """The tensor as a CAI v3 producer that declares `stream` (an int, None, or -1) as its producer stream."""
+    interface = dict(torch_tensor.__cuda_array_interface__, version=3, stream=stream)
+    holder = CaiObject(interface)
+    holder.tensor = torch_tensor  # the memory's owner lives as long as the dict's holder
+    return holder

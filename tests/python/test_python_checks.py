@@ -1,0 +1,66 @@
+"""Python-level argument checks and C validation reached through the bindings, on a CPU machine."""
+
+import pytest
+
+import cvcuda
+from cai_objects import BASE, CaiObject
+
+# One row per bad cvcuda.Tensor(...) call: (args, exception, text the message must contain). The C library validates
+# shapes, dtypes and layouts before it needs a device, so these run without a GPU.
+BAD_TENSORS = [
+    (((2, -1), "uint8"), cvcuda.InvalidArgumentError, "shape[1]=-1"),
+    (((2,) * 9, "uint8"), cvcuda.InvalidArgumentError, "ndim=9"),
+    (((2, 2), "complex64"), cvcuda.NotSupportedError, "complex"),
+    (((2, 2), ">f4"), cvcuda.InvalidArgumentError, "big-endian"),
+    (((2, 2), "uint8", "NHWC"), cvcuda.InvalidArgumentError, "layout"),
+    (((2, 2), "uint8", "HH"), cvcuda.InvalidArgumentError, "repeats"),
+    (((2, 2), "uint8", 4), TypeError, "layout"),
+    (((2, 2), object()), TypeError, "dtype"),
+    (((2, "a"), "uint8"), TypeError, "shape"),
+]
+
+
+@pytest.mark.parametrize("args,error,text", BAD_TENSORS, ids=[str(row[0]) for row in BAD_TENSORS])
+def test_bad_tensor_arguments(args, error, text):
+    with pytest.raises(error, match=None) as info:
+        cvcuda.Tensor(*args)
+    assert text in str(info.value)
+
+
+# One row per non-array argument of as_tensor: (object, text of the TypeError).
+NOT_ARRAYS = [
+    (42, "does not expose __cuda_array_interface__"),
+    (CaiObject([1, 2]), "must be a dict"),
+]
+
+
+@pytest.mark.parametrize("obj,text", NOT_ARRAYS, ids=["int", "list-cai"])
+def test_as_tensor_rejects_non_arrays(obj, text):
+    with pytest.raises(TypeError, match=text):
+        cvcuda.as_tensor(obj)
+
+
+def test_host_array_asks_for_cuda():
+    numpy = pytest.importorskip("numpy")
+    with pytest.raises(TypeError, match=r"\.cuda\(\)"):
+        cvcuda.as_tensor(numpy.zeros(3))
+
+
+@pytest.mark.parametrize("value", ["x", 1.5, None, -3, 1 << 64])
+def test_as_stream_rejects_non_streams(value):
+    with pytest.raises((TypeError, ValueError)):
+        cvcuda.as_stream(value)
+
+
+def test_readonly_wrapper_reports_it():
+    t = cvcuda.as_tensor(CaiObject({"shape": (2, 3), "typestr": "<i2", "data": (BASE, True), "version": 2}), "HW")
+    assert "readonly" in repr(t)
+    assert t.strides == (6, 2)
+
+
+def test_errors_carry_status():
+    with pytest.raises(cvcuda.InvalidArgumentError) as info:
+        cvcuda.as_tensor(CaiObject({"shape": (2,), "typestr": "|u1", "data": (0, False), "version": 3}))
+    assert info.value.status_name == "CV_ERROR_INVALID_ARGUMENT"
+    assert info.value.status == 1
+    assert str(info.value).startswith("cvTensorWrap: data=0")

@@ -1,0 +1,104 @@
+"""cvcuda.Stream: current/default streams per thread, nesting, adoption of torch streams, sync releasing the GIL."""
+
+import threading
+import time
+
+import cvcuda
+from gpu_helpers import make_busy
+
+
+def test_default_is_current_outside_with(gpu):
+    assert cvcuda.Stream.current is cvcuda.Stream.default
+    assert cvcuda.Stream.default.handle == 0
+
+
+def test_with_nests_and_restores(gpu):
+    outer, inner = cvcuda.Stream(), cvcuda.Stream()
+    assert outer.handle not in (0, inner.handle)
+    with outer:
+        assert cvcuda.Stream.current is outer
+        with inner as entered:
+            assert entered is inner
+            assert cvcuda.Stream.current is inner
+        assert cvcuda.Stream.current is outer
+    assert cvcuda.Stream.current is cvcuda.Stream.default
+
+
+def test_with_is_per_thread(gpu):
+    seen = []
+    stream = cvcuda.Stream()
+    with stream:
+        worker = threading.Thread(target=lambda: seen.append(cvcuda.Stream.current))
+        worker.start()
+        worker.join()
+        assert cvcuda.Stream.current is stream
+    assert seen == [cvcuda.Stream.default]
+
+
+def test_operator_without_stream_uses_the_current_one(torch):
+    stream = cvcuda.Stream()
+    make_busy(torch, torch.cuda.ExternalStream(stream.handle), 50)
+    src = cvcuda.as_tensor(torch.zeros((8, 8, 3), dtype=torch.uint8, device="cuda"), "HWC")
+    torch.cuda.synchronize()
+    with stream:
+        out = cvcuda.flip(src, 1)
+    assert out.cuda().__cuda_array_interface__["stream"] == stream.handle  # the write pending on `stream`
+    stream.sync()
+    assert out.cuda().__cuda_array_interface__["stream"] is None
+
+
+def test_as_stream_adopts(torch):
+    side = torch.cuda.Stream()
+    adopted = cvcuda.as_stream(side)
+    assert adopted.handle == side.cuda_stream
+    assert cvcuda.as_stream(side) is adopted  # torch's pooled streams are adopted once
+    assert cvcuda.as_stream(side.cuda_stream).handle == side.cuda_stream
+    own = cvcuda.Stream()
+    assert cvcuda.as_stream(own) is own
+    assert cvcuda.as_stream(0) is cvcuda.Stream.default
+
+
+def test_sync_releases_the_gil(torch):
+    stream = cvcuda.Stream()
+    make_busy(torch, torch.cuda.ExternalStream(stream.handle), 200)
+    ticks = []
+    stop = threading.Event()
+
+    def tick():
+        while not stop.is_set():
+            ticks.append(time.monotonic())
+            time.sleep(0.001)
+
+    worker = threading.Thread(target=tick)
+    worker.start()
+    time.sleep(0.01)
+    before = len(ticks)
+    stream.sync()
+    stop.set()
+    worker.join()
+    assert len(ticks) - before > 20  # the other thread ran while this one waited
+
+
+def test_import_is_safe_before_fork(gpu):
+    import subprocess
+    import sys
+
+    child = (
+        "import os, cvcuda\n"
+        "pid = os.fork()\n"
+        "if pid == 0:\n"
+        "    s = cvcuda.Stream()\n"
+        "    cvcuda.flip(cvcuda.Tensor((4, 4, 3), 'uint8', 'HWC'), 1, stream=s)\n"
+        "    s.sync()\n"
+        "    os._exit(0)\n"
+        "_, status = os.waitpid(pid, 0)\n"
+        "raise SystemExit(os.waitstatus_to_exitcode(status))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert "Error" not in result.stderr
+
+
+def test_repr(gpu):
+    assert "owned" in repr(cvcuda.Stream())
+    assert repr(cvcuda.Stream.default).startswith("<cvcuda.Stream handle=0x0")
