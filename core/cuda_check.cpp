@@ -32,6 +32,15 @@ void requireDevice() {
     known.store(true, std::memory_order_release);
 }
 
+bool deviceAvailable() noexcept {
+    try {
+        requireDevice();
+        return true;
+    } catch (...) {
+        return false;
+    }
+}
+
 int currentDevice() {
     requireDevice();
     int device = 0;

@@ -12,6 +12,9 @@ void checkCuda(cudaError_t err, const char *what);
 // Throws CV_ERROR_NO_DEVICE unless at least one CUDA device is usable.
 void requireDevice();
 
+// The same check without throwing.
+bool deviceAvailable() noexcept;
+
 // The calling thread's current device (requires a device).
 int currentDevice();
 

@@ -11,6 +11,7 @@
 #include <atomic>
 #include <map>
 #include <mutex>
+#include <new>
 
 namespace cv {
 namespace hazards {
@@ -29,9 +30,11 @@ struct Engine {
     uint64_t attachCount = 0;
 };
 
-// Never destroyed: tensors may be released from static destructors of other libraries.
+// Never destroyed (tensors may be released from static destructors of other libraries), and not on the heap: after
+// a plugin host's dlclose nothing of the library may remain allocated.
 Engine &engine() {
-    static auto *e = new Engine;
+    alignas(Engine) static unsigned char storage[sizeof(Engine)];
+    static Engine *e = new (storage) Engine;
     return *e;
 }
 
@@ -79,6 +82,8 @@ void settleUnknownProducers(std::initializer_list<Use> uses, const Stream *strea
     for (const Use &u : uses)
         if (u.tensor->unknownProducer.load(std::memory_order_acquire)) owing = u.tensor;
     if (owing == nullptr) return;
+    // An export on a machine without a device: no producer work can be in flight, so there is nothing to settle.
+    if (stream == nullptr && !deviceAvailable()) return;
     if (stream != nullptr) {
         // Checked before any other CUDA call of the operation, so that nothing can disturb the capture.
         cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
