@@ -1,5 +1,6 @@
 // The exception firewall at every C entry point: no C++ exception crosses the ABI; every failure becomes a cvStatus
-// and a per-thread message that names the function.
+// and a per-thread message that names the function. The handlers do not allocate: a second std::bad_alloc inside a
+// handler of this noexcept function would terminate the process.
 #pragma once
 
 #include "../core/error.hpp"
@@ -22,13 +23,13 @@ template <class F> cvStatus guarded(const char *function, F &&body) noexcept {
         detail::setLastError(e.what());
         return e.status();
     } catch (const std::bad_alloc &) {
-        detail::setLastError(concat(function, ": out of host memory").c_str());
+        detail::setLastError(function, ": out of host memory");
         return CV_ERROR_OUT_OF_MEMORY;
     } catch (const std::exception &e) {
-        detail::setLastError(concat(function, ": internal error: ", e.what()).c_str());
+        detail::setLastError(function, ": internal error: ", e.what());
         return CV_ERROR_INTERNAL;
     } catch (...) {
-        detail::setLastError(concat(function, ": internal error: unknown exception").c_str());
+        detail::setLastError(function, ": internal error: unknown exception");
         return CV_ERROR_INTERNAL;
     }
 }

@@ -9,8 +9,10 @@
 namespace cv {
 namespace {
 
-std::mutex &resourcesMutex() { static auto *m = new std::mutex; return *m; }
-std::map<int, DeviceResources *> &resourcesTable() { static auto *t = new std::map<int, DeviceResources *>; return *t; }
+// Neither is ever destroyed (CUDA may be gone by the time static destructors run), and neither allocates before a
+// device is used: a plugin host that loads, uses and unloads the library without a GPU leaks nothing per cycle.
+std::mutex gResourcesMutex; // constant-initialised, trivially destructible
+std::map<int, DeviceResources *> *gResources = nullptr;
 
 DeviceResources *makeResources(int device) {
     DeviceGuard guard(device);
@@ -31,16 +33,18 @@ DeviceResources *makeResources(int device) {
 } // namespace
 
 DeviceResources &deviceResources(int device) {
-    std::lock_guard<std::mutex> lock(resourcesMutex());
-    auto &slot = resourcesTable()[device];
+    std::lock_guard<std::mutex> lock(gResourcesMutex);
+    if (gResources == nullptr) gResources = new std::map<int, DeviceResources *>;
+    auto &slot = (*gResources)[device];
     if (slot == nullptr) slot = makeResources(device);
     return *slot;
 }
 
 std::vector<int> devicesWithResources() {
-    std::lock_guard<std::mutex> lock(resourcesMutex());
+    std::lock_guard<std::mutex> lock(gResourcesMutex);
     std::vector<int> devices;
-    for (const auto &entry : resourcesTable()) devices.push_back(entry.first);
+    if (gResources != nullptr)
+        for (const auto &entry : *gResources) devices.push_back(entry.first);
     return devices;
 }
 

@@ -29,10 +29,11 @@ cvDataType parseTypestr(const char *typestr, const char *field) {
     if (typestr == nullptr) invalid(currentFunction(), ": ", field, " is NULL");
     const size_t len = std::strlen(typestr);
     const std::string quoted = concat("'", typestr, "'");
-    if (len < 3) invalid(currentFunction(), ": ", field, "=", quoted, " is malformed (expected <byteorder><kind><size>, e.g. '|u1')");
+    if (len < 2) invalid(currentFunction(), ": ", field, "=", quoted, " is malformed (expected <byteorder><kind><size>, e.g. '|u1')");
     const char order = typestr[0], kind = typestr[1];
     if (order != '<' && order != '>' && order != '|' && order != '=')
         invalid(currentFunction(), ": ", field, "=", quoted, " has an unknown byte order '", order, "' (expected <, >, | or =)");
+    if (len == 2) invalid(currentFunction(), ": ", field, "=", quoted, " is sizeless (no item size after the kind)");
     for (size_t i = 2; i < len; ++i)
         if (typestr[i] < '0' || typestr[i] > '9')
             invalid(currentFunction(), ": ", field, "=", quoted, " is malformed (the size must be decimal digits)");

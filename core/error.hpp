@@ -51,6 +51,8 @@ FaultHook faultHook() noexcept;
 namespace cv::detail {
 // Per-thread state behind cvGetLastErrorMessage and message prefixes.
 void setCurrentFunction(const char *function) noexcept;
-void setLastError(const char *message) noexcept;
+// Stores the concatenation of the parts without allocating (so it works while out of memory); long messages are
+// truncated.
+void setLastError(const char *part1, const char *part2 = "", const char *part3 = "") noexcept;
 const char *lastError() noexcept;
 } // namespace cv::detail

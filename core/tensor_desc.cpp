@@ -19,15 +19,15 @@ void checkShape(const TensorDesc &d, const char *field) {
         if (d.shape[i] < 0) invalid(currentFunction(), ": ", field, "[", i, "]=", d.shape[i], " is negative");
 }
 
-// C-contiguous strides in bytes; throws when the byte size overflows int64.
+// C-contiguous strides in bytes; throws when the byte size overflows int64. A zero extent counts as 1, as PyTorch
+// does, so that an empty tensor still gets the strides of its non-empty dimensions.
 void setContiguousStrides(TensorDesc &d, const char *field) {
     int64_t stride = d.itemSize;
-    bool empty = false;
-    for (int i = 0; i < d.ndim; ++i) empty = empty || d.shape[i] == 0;
     for (int i = d.ndim - 1; i >= 0; --i) {
         d.strides[i] = stride;
-        if (!empty && __builtin_mul_overflow(stride, d.shape[i], &stride))
-            invalid(currentFunction(), ": ", field, " describes more than 2^63 bytes");
+        if (__builtin_mul_overflow(stride, d.shape[i] > 0 ? d.shape[i] : 1, &stride))
+            invalid(currentFunction(), ": ", field, "[", i, "]=", d.shape[i],
+                    " makes the C-contiguous byte size overflow 64-bit arithmetic");
     }
 }
 
@@ -36,7 +36,7 @@ void computeExtent(TensorDesc &d, const char *field) {
     int64_t numel = 1;
     for (int i = 0; i < d.ndim; ++i)
         if (__builtin_mul_overflow(numel, d.shape[i], &numel))
-            invalid(currentFunction(), ": ", field, " has more than 2^63 elements");
+            invalid(currentFunction(), ": ", field, "[", i, "]=", d.shape[i], " makes the element count overflow 64-bit arithmetic");
     d.numel = numel;
     d.extentLo = d.extentHi = 0;
     if (numel == 0) return;
@@ -66,9 +66,15 @@ WrapRequest validateArrayInterface(const cvArrayInterface *cai, const char *layo
     if (cai->structSize < sizeof(cvArrayInterface))
         invalid(currentFunction(), ": cai->structSize=", cai->structSize, " is smaller than sizeof(cvArrayInterface)=",
                 sizeof(cvArrayInterface), " (initialise with CV_ARRAY_INTERFACE_INIT)");
-    if (cai->structSize > sizeof(cvArrayInterface))
-        invalid(currentFunction(), ": cai->structSize=", cai->structSize, " is larger than this library's ",
-                sizeof(cvArrayInterface), " (the caller was built against a newer header)");
+    // A caller built against a newer header may pass a longer struct; its appended fields must be at their
+    // zero default, which means "not used", for this older library to honour the call.
+    if (cai->structSize > sizeof(cvArrayInterface)) {
+        const auto *bytes = reinterpret_cast<const unsigned char *>(cai);
+        for (uint32_t i = sizeof(cvArrayInterface); i < cai->structSize; ++i)
+            if (bytes[i] != 0)
+                invalid(currentFunction(), ": cai->structSize=", cai->structSize, " is larger than this library's ",
+                        sizeof(cvArrayInterface), " and byte ", i, " of the newer fields is not 0 (a newer feature this library lacks)");
+    }
     if (cai->version != 2 && cai->version != 3)
         invalid(currentFunction(), ": version=", cai->version, " is not a supported CUDA Array Interface version (2 or 3)");
     if (cai->reserved0 != 0) invalid(currentFunction(), ": reserved0=", cai->reserved0, " must be 0");
@@ -86,6 +92,9 @@ WrapRequest validateArrayInterface(const cvArrayInterface *cai, const char *layo
     if (cai->dtype != CV_DTYPE_UNSPECIFIED) {
         const DTypeInfo *info = dtypeInfo(cai->dtype);
         if (info == nullptr) invalid(currentFunction(), ": dtype=", static_cast<int>(cai->dtype), " is not a cvDataType");
+        if (fromTypestr != CV_DTYPE_UNSPECIFIED && fromTypestr != cai->dtype)
+            invalid(currentFunction(), ": dtype=", info->name, " contradicts typestr='", cai->typestr, "' (",
+                    dtypeInfo(fromTypestr)->name, "); set dtype only for types the typestr cannot express, such as '<V2'");
         const int typestrSize = std::atoi(cai->typestr + 2);
         if (info->itemSize != typestrSize)
             invalid(currentFunction(), ": dtype=", info->name, " has itemsize ", info->itemSize, " but typestr='", cai->typestr,
@@ -102,7 +111,8 @@ WrapRequest validateArrayInterface(const cvArrayInterface *cai, const char *layo
     if (cai->hasStrides) {
         for (int i = 0; i < d.ndim; ++i) {
             d.strides[i] = cai->strides[i];
-            if (d.strides[i] % d.itemSize != 0)
+            // The stride of a size-1 dimension never moves to another element, and producers leave any value there.
+            if (d.shape[i] != 1 && d.strides[i] % d.itemSize != 0)
                 invalid(currentFunction(), ": strides[", i, "]=", d.strides[i], " is not a multiple of itemsize ", d.itemSize);
         }
     } else {
@@ -116,7 +126,7 @@ WrapRequest validateArrayInterface(const cvArrayInterface *cai, const char *layo
         invalid(currentFunction(), ": data=0 (NULL) but the tensor has ", d.numel, " elements (only empty tensors may have data 0)");
     if (d.numel > 0) {
         uint64_t end = 0;
-        if ((d.extentLo < 0 && d.data < static_cast<uint64_t>(-d.extentLo)) ||
+        if ((d.extentLo < 0 && d.data < 0 - static_cast<uint64_t>(d.extentLo)) ||
             __builtin_add_overflow(d.data, static_cast<uint64_t>(d.extentHi), &end))
             invalid(currentFunction(), ": data=0x", std::hex, d.data, std::dec, " with these strides reaches outside the address space");
     }

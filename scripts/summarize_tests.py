@@ -1,7 +1,9 @@
 """Prints one line "N passed, N failed, N skipped" for a Meson build's test run.
 
-Counts test cases from the JUnit files the suites write to <build>/test-results/ (Catch2 and pytest), and counts a
-Meson test that failed without reporting a failed case (e.g. it crashed before writing its report) as one failure.
+Counts test cases (not assertions): the <testcase> elements of the JUnit files that suites write to
+<build>/test-results/<meson test name>.xml (Catch2, pytest). A Meson test without such a file counts as one case
+(exit 77 = skipped). A Meson test that failed without reporting a failed case (e.g. it crashed before writing its
+report) counts as one more failure.
 """
 import json
 import pathlib
@@ -9,34 +11,36 @@ import sys
 import xml.etree.ElementTree as ET
 
 
-def junit_counts(path):
-    root = ET.parse(path).getroot()
-    suites = [root] if root.tag == "testsuite" else root.iter("testsuite")
-    total = failed = skipped = 0
-    for suite in suites:
-        total += int(suite.get("tests", 0))
-        failed += int(suite.get("failures", 0)) + int(suite.get("errors", 0))
-        skipped += int(suite.get("skipped", 0))
-    return total, failed, skipped
+def junit_cases(path):
+    passed = failed = skipped = 0
+    for case in ET.parse(path).getroot().iter("testcase"):
+        tags = {child.tag for child in case}
+        if tags & {"failure", "error"}:
+            failed += 1
+        elif "skipped" in tags or case.get("status") == "skipped":
+            skipped += 1
+        else:
+            passed += 1
+    return passed, failed, skipped
 
 
 def main(build):
     build = pathlib.Path(build)
-    total = failed = skipped = 0
-    for xml in sorted((build / "test-results").glob("*.xml")):
-        t, f, s = junit_counts(xml)
-        total, failed, skipped = total + t, failed + f, skipped + s
+    results = build / "test-results"
+    passed = failed = skipped = 0
     log = build / "meson-logs" / "testlog.json"
-    if log.exists():
-        reported_failures = failed
-        crashed = 0
-        for line in log.read_text().splitlines():
-            result = json.loads(line).get("result")
-            if result not in ("OK", "SKIP", "EXPECTEDFAIL"):
-                crashed += 1
-        if crashed and not reported_failures:
-            total, failed = total + crashed, failed + crashed
-    print(f"{total - failed - skipped} passed, {failed} failed, {skipped} skipped")
+    entries = [json.loads(line) for line in log.read_text().splitlines()] if log.exists() else []
+    for entry in entries:
+        xml = results / f"{entry['name'].split(':')[-1]}.xml"
+        ok = entry.get("result") in ("OK", "EXPECTEDFAIL")
+        if xml.exists():
+            p, f, s = junit_cases(xml)
+            if not ok and entry.get("result") != "SKIP" and f == 0:
+                f += 1
+        else:
+            p, f, s = (1, 0, 0) if ok else (0, 0, 1) if entry.get("result") == "SKIP" else (0, 1, 0)
+        passed, failed, skipped = passed + p, failed + f, skipped + s
+    print(f"{passed} passed, {failed} failed, {skipped} skipped")
 
 
 if __name__ == "__main__":

@@ -26,14 +26,15 @@ typedef enum cvCaiStreamKind {
  * - readonly: "data"[1]; non-zero forbids the library to write through the tensor.
  * - shape:    ndim extents in elements (0 <= ndim <= CV_MAX_DIMS).
  * - strides:  ndim strides in BYTES, valid when hasStrides != 0; hasStrides == 0 means the key is absent or None
- *             (C-contiguous). Strides may be negative or zero; each must be a multiple of the item size.
+ *             (C-contiguous). Strides may be negative or zero; each must be a multiple of the item size, except
+ *             on size-1 dimensions, where any value is accepted (and kept).
  * - typestr:  numpy typestr, NUL-terminated ("|u1", "<f4", "<V2").
  * - streamKind / stream: the "stream" key; for CV_CAI_STREAM_INTEGER, stream holds the value: 0 (not allowed by the
  *             CAI spec, read as "no stream associated": unknown producer), 1 (legacy default stream), 2 (per-thread
  *             default stream), -1 (this library's opt-out, from DLPack: the caller has synchronised), other positive
  *             values a cudaStream_t. See docs/streams.md for what the library does with each.
  * - dtype:    CV_DTYPE_UNSPECIFIED derives the type from typestr; otherwise it must have typestr's item size and
- *             names a type the typestr cannot express (bfloat16 as "<V2").
+ *             either equal the typestr's type or name a type the typestr cannot express (bfloat16 as "<V2").
  * The CAI "mask" key has no field: a binding must reject a non-None mask. */
 typedef struct cvArrayInterface {
     uint32_t structSize;

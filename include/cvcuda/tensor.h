@@ -29,7 +29,8 @@ typedef struct cvTensor_t *cvTensor;
  *  Errors (all CV_ERROR_INVALID_ARGUMENT unless noted; the message names the field, the value and the rule):
  *  NULL cai/out; structSize smaller than this header's or larger with non-zero unknown bytes; version not 2 or 3;
  *  ndim outside 0..CV_MAX_DIMS; a negative shape; a bad typestr (see cvDataTypeFromTypestr; CV_ERROR_NOT_SUPPORTED
- *  for unsupported types such as complex); dtype whose item size differs from typestr's; "<V2" without a dtype;
+ *  for unsupported types such as complex); dtype whose item size differs from typestr's, or another type than the
+ *  one typestr names; "<V2" without a dtype;
  *  a stride not a multiple of the item size; an extent that overflows 64-bit arithmetic; data == 0 with a non-zero
  *  size; a layout whose length differs from ndim or with unknown or repeated labels; a negative stream other than -1;
  *  CV_ERROR_CUDA if recording the producer event fails. */
@@ -52,8 +53,8 @@ CV_API void cvTensorRelease(cvTensor tensor);
 
 /** Called once when the library no longer needs a tensor's memory: its last reference is gone AND every GPU
  *  operation that used it has completed. It runs on a thread that is inside a call to this library (cvTensorRelease,
- *  cvStreamSync, cvCollect, cvSyncAndCollect or any operator), never inside a CUDA host callback, and must not call
- *  back into the library. */
+ *  cvStreamSync, cvCollect, cvSyncAndCollect or any operator), never inside a CUDA host callback. It runs with no
+ *  library lock held, so it may call back into the library (e.g. release other handles). */
 typedef void (*cvCleanupFn)(void *userData);
 
 /** Sets the cleanup callback of a tensor (at most once). Typical use: a binding keeps the producer's object alive
@@ -63,9 +64,14 @@ CV_API cvStatus cvTensorSetCleanup(cvTensor tensor, cvCleanupFn fn, void *userDa
 /** Describes the tensor as a CAI, version 3 (out->structSize must be set, e.g. by CV_ARRAY_INTERFACE_INIT).
  *  stream: CV_CAI_STREAM_INTEGER with the stream of the last write still pending, or CV_CAI_STREAM_NONE when nothing
  *  is pending; never 0, 1 or 2 (a write pending on a default stream is relayed through a library-owned stream).
+ *  The stream covers every access still pending: writes and reads (a consumer may write into the memory); with
+ *  several streams, or a default stream, a library-owned relay stream waits on them all and is advertised instead.
  *  writerStream (may be NULL): receives a new reference to the advertised stream (NULL when none) so the caller can
- *  keep it alive as long as it advertises the value; release it with cvStreamRelease. Does not block the host.
- *  Errors: CV_ERROR_INVALID_ARGUMENT (NULL tensor/out, structSize too small), CV_ERROR_CUDA. */
+ *  keep it alive as long as it advertises the value; release it with cvStreamRelease.
+ *  Blocking: never, except once for a wrapper whose producer stream is unknown and that no operation has used yet:
+ *  it pays its one defensive cudaDeviceSynchronize here, since "ready" must not be advertised for data in flight.
+ *  Errors: CV_ERROR_INVALID_ARGUMENT (NULL tensor/out, structSize too small), CV_ERROR_NO_DEVICE and
+ *  CV_ERROR_CUDA (only for that defensive sync, or recording the relay's waits). */
 CV_API cvStatus cvTensorExport(cvTensor tensor, cvArrayInterface *out, cvStream *writerStream);
 
 /** Everything about a tensor, in one call. Initialise with CV_TENSOR_INFO_INIT.

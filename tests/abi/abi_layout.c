@@ -1,0 +1,54 @@
+/* Prints, as JSON, what the C compiler makes of the public structs and enums: sizeof, alignment and every field's
+ * offset and size. test_ctypes_abi.py compares it with what the ctypes binding declares (issue 7). */
+#include <cvcuda/cvcuda.h>
+
+#include <stddef.h>
+#include <stdio.h>
+
+#define FIELD(type, field) \
+    printf("%s\"%s\": [%zu, %zu]", first++ ? ", " : "", #field, offsetof(type, field), sizeof(((type *)0)->field))
+
+int main(void) {
+    int first = 0;
+    printf("{\"structs\": {\"cvArrayInterface\": {\"size\": %zu, \"align\": %zu, \"fields\": {", sizeof(cvArrayInterface),
+           _Alignof(cvArrayInterface));
+    FIELD(cvArrayInterface, structSize);
+    FIELD(cvArrayInterface, version);
+    FIELD(cvArrayInterface, data);
+    FIELD(cvArrayInterface, readonly);
+    FIELD(cvArrayInterface, ndim);
+    FIELD(cvArrayInterface, shape);
+    FIELD(cvArrayInterface, strides);
+    FIELD(cvArrayInterface, hasStrides);
+    FIELD(cvArrayInterface, streamKind);
+    FIELD(cvArrayInterface, stream);
+    FIELD(cvArrayInterface, typestr);
+    FIELD(cvArrayInterface, dtype);
+    FIELD(cvArrayInterface, reserved0);
+    first = 0;
+    printf("}},\n \"cvTensorInfo\": {\"size\": %zu, \"align\": %zu, \"fields\": {", sizeof(cvTensorInfo), _Alignof(cvTensorInfo));
+    FIELD(cvTensorInfo, structSize);
+    FIELD(cvTensorInfo, ndim);
+    FIELD(cvTensorInfo, shape);
+    FIELD(cvTensorInfo, strides);
+    FIELD(cvTensorInfo, data);
+    FIELD(cvTensorInfo, dtype);
+    FIELD(cvTensorInfo, readonly);
+    FIELD(cvTensorInfo, ownsMemory);
+    FIELD(cvTensorInfo, layout);
+    FIELD(cvTensorInfo, reserved0);
+    first = 0;
+    printf("}},\n \"cvStats\": {\"size\": %zu, \"align\": %zu, \"fields\": {", sizeof(cvStats), _Alignof(cvStats));
+    FIELD(cvStats, structSize);
+    FIELD(cvStats, reserved0);
+    FIELD(cvStats, deviceSyncs);
+    FIELD(cvStats, eventRecords);
+    FIELD(cvStats, eventWaits);
+    FIELD(cvStats, kernelLaunches);
+    FIELD(cvStats, liveTensors);
+    FIELD(cvStats, liveStreams);
+    printf("}}},\n \"enums\": {\"cvStatus\": %zu, \"cvDataType\": %zu, \"cvCaiStreamKind\": %zu},\n", sizeof(cvStatus),
+           sizeof(cvDataType), sizeof(cvCaiStreamKind));
+    printf(" \"constants\": {\"CV_MAX_DIMS\": %d, \"CV_VERSION_NUMBER\": %d}}\n", CV_MAX_DIMS, CV_VERSION_NUMBER);
+    return 0;
+}

@@ -1,0 +1,141 @@
+"""A minimal binding of libcvcuda_c with the standard library's ctypes only: the ABI as a Python program sees it.
+
+Used by test_ctypes_abi.py; kept free of anything but the C headers' facts, so that a struct or signature change in
+include/cvcuda/*.h that is not mirrored here shows up as a failing ABI test.
+"""
+import ctypes
+
+CV_MAX_DIMS = 8
+
+# cvStatus
+CV_SUCCESS = 0
+CV_ERROR_INVALID_ARGUMENT = 1
+CV_ERROR_NOT_SUPPORTED = 2
+CV_ERROR_OUT_OF_MEMORY = 3
+CV_ERROR_NO_DEVICE = 4
+CV_ERROR_CUDA = 5
+CV_ERROR_INVALID_STATE = 6
+CV_ERROR_INTERNAL = 7
+
+# cvCaiStreamKind
+CV_CAI_STREAM_ABSENT = 0
+CV_CAI_STREAM_NONE = 1
+CV_CAI_STREAM_INTEGER = 2
+
+# cvDataType
+CV_DTYPE_UNSPECIFIED = 0
+CV_DTYPE_UINT8 = 2
+CV_DTYPE_BFLOAT16 = 11
+CV_DTYPE_FLOAT32 = 12
+
+# Enums are 32-bit (forced by their *_FORCE_32BIT member).
+cvStatus = ctypes.c_int32
+cvDataType = ctypes.c_int32
+cvCaiStreamKind = ctypes.c_int32
+cvTensor = ctypes.c_void_p
+cvStream = ctypes.c_void_p
+cvCleanupFn = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
+
+
+class cvArrayInterface(ctypes.Structure):
+    _fields_ = [
+        ("structSize", ctypes.c_uint32),
+        ("version", ctypes.c_int32),
+        ("data", ctypes.c_uint64),
+        ("readonly", ctypes.c_int32),
+        ("ndim", ctypes.c_int32),
+        ("shape", ctypes.c_int64 * CV_MAX_DIMS),
+        ("strides", ctypes.c_int64 * CV_MAX_DIMS),
+        ("hasStrides", ctypes.c_int32),
+        ("streamKind", cvCaiStreamKind),
+        ("stream", ctypes.c_int64),
+        ("typestr", ctypes.c_char * 16),
+        ("dtype", cvDataType),
+        ("reserved0", ctypes.c_uint32),
+    ]
+
+    @classmethod
+    def init(cls):
+        """CV_ARRAY_INTERFACE_INIT."""
+        return cls(structSize=ctypes.sizeof(cls), version=3)
+
+
+class cvTensorInfo(ctypes.Structure):
+    _fields_ = [
+        ("structSize", ctypes.c_uint32),
+        ("ndim", ctypes.c_int32),
+        ("shape", ctypes.c_int64 * CV_MAX_DIMS),
+        ("strides", ctypes.c_int64 * CV_MAX_DIMS),
+        ("data", ctypes.c_uint64),
+        ("dtype", cvDataType),
+        ("readonly", ctypes.c_int32),
+        ("ownsMemory", ctypes.c_int32),
+        ("layout", ctypes.c_char * (CV_MAX_DIMS + 1)),
+        ("reserved0", ctypes.c_char * 7),
+    ]
+
+    @classmethod
+    def init(cls):
+        """CV_TENSOR_INFO_INIT."""
+        return cls(structSize=ctypes.sizeof(cls))
+
+
+class cvStats(ctypes.Structure):
+    _fields_ = [
+        ("structSize", ctypes.c_uint32),
+        ("reserved0", ctypes.c_uint32),
+        ("deviceSyncs", ctypes.c_uint64),
+        ("eventRecords", ctypes.c_uint64),
+        ("eventWaits", ctypes.c_uint64),
+        ("kernelLaunches", ctypes.c_uint64),
+        ("liveTensors", ctypes.c_int64),
+        ("liveStreams", ctypes.c_int64),
+    ]
+
+    @classmethod
+    def init(cls):
+        """CV_STATS_INIT."""
+        return cls(structSize=ctypes.sizeof(cls))
+
+
+STRUCTS = {"cvArrayInterface": cvArrayInterface, "cvTensorInfo": cvTensorInfo, "cvStats": cvStats}
+
+_P = ctypes.POINTER
+# name: (restype, argtypes), one entry per exported function.
+SIGNATURES = {
+    "cvGetVersion": (ctypes.c_uint32, []),
+    "cvStatusName": (ctypes.c_char_p, [cvStatus]),
+    "cvGetLastErrorMessage": (ctypes.c_char_p, []),
+    "cvDataTypeFromTypestr": (cvStatus, [ctypes.c_char_p, _P(cvDataType)]),
+    "cvDataTypeTypestr": (ctypes.c_char_p, [cvDataType]),
+    "cvDataTypeName": (ctypes.c_char_p, [cvDataType]),
+    "cvDataTypeItemSize": (ctypes.c_int32, [cvDataType]),
+    "cvStreamCreate": (cvStatus, [_P(cvStream)]),
+    "cvStreamWrap": (cvStatus, [ctypes.c_void_p, _P(cvStream)]),
+    "cvStreamRetain": (None, [cvStream]),
+    "cvStreamRelease": (None, [cvStream]),
+    "cvStreamGetHandle": (cvStatus, [cvStream, _P(ctypes.c_void_p)]),
+    "cvStreamSync": (cvStatus, [cvStream]),
+    "cvTensorWrap": (cvStatus, [_P(cvArrayInterface), ctypes.c_char_p, _P(cvTensor)]),
+    "cvTensorCreate": (cvStatus, [ctypes.c_int32, _P(ctypes.c_int64), cvDataType, ctypes.c_char_p, _P(cvTensor)]),
+    "cvTensorRetain": (None, [cvTensor]),
+    "cvTensorRelease": (None, [cvTensor]),
+    "cvTensorSetCleanup": (cvStatus, [cvTensor, cvCleanupFn, ctypes.c_void_p]),
+    "cvTensorExport": (cvStatus, [cvTensor, _P(cvArrayInterface), _P(cvStream)]),
+    "cvTensorGetInfo": (cvStatus, [cvTensor, _P(cvTensorInfo)]),
+    "cvFlip": (cvStatus, [cvStream, cvTensor, cvTensor, ctypes.c_int32]),
+    "cvGetStats": (cvStatus, [_P(cvStats)]),
+    "cvResetStats": (None, []),
+    "cvCollect": (cvStatus, []),
+    "cvSyncAndCollect": (cvStatus, []),
+}
+
+
+def load(path: str) -> ctypes.CDLL:
+    """Loads the library and declares every function's signature."""
+    lib = ctypes.CDLL(path)
+    for name, (restype, argtypes) in SIGNATURES.items():
+        fn = getattr(lib, name)
+        fn.restype = restype
+        fn.argtypes = argtypes
+    return lib
