@@ -1,79 +1,631 @@
+// Flip kernels, layered thread -> warp -> device dispatch. Every kernel moves bytes: the element type only sets
+// how many bytes make one element (elemSize) and one pixel (inner * elemSize).
+//
+// The fast paths work on rows: a row is the W pixels at one (outer1, outer0, height) index, and it is "packed" when
+// its R = W * pixelBytes bytes are contiguous in memory. A horizontal flip of a packed row reverses the order of its
+// pixels: dst byte j comes from src byte R - P - j + 2 (j mod P), P = pixelBytes. Byte j and its mirror form a pair,
+// so one thread that reads both before writing either flips in place without races; every row kernel works on such
+// pairs.
 #include "flip.hpp"
 
 #include <cstdint>
+#include <initializer_list>
 
 namespace cvk {
 namespace {
+
+constexpr int kWarp = 32;
+constexpr int kWarpsPerBlock = 8;
+constexpr int kBlockThreads = kWarp * kWarpsPerBlock;
+constexpr int64_t kMaxBlocks = int64_t(1) << 20; // the grid-stride loops cover any larger size
+
+// ------------------------------------------------------------------------------------------------ thread level
+
+// a / b and a % b for non-negative values; 32-bit division (several times cheaper) when both fit.
+__device__ __forceinline__ int64_t divmod(int64_t a, int64_t b, int64_t &rem) {
+    if (((static_cast<uint64_t>(a) | static_cast<uint64_t>(b)) >> 32) == 0) {
+        const uint32_t q = static_cast<uint32_t>(a) / static_cast<uint32_t>(b);
+        rem = static_cast<uint32_t>(a) - q * static_cast<uint32_t>(b);
+        return q;
+    }
+    const int64_t q = a / b;
+    rem = a - q * b;
+    return q;
+}
 
 template <int N> struct Bytes;
 template <> struct Bytes<1> { using type = uint8_t; };
 template <> struct Bytes<2> { using type = uint16_t; };
 template <> struct Bytes<4> { using type = uint32_t; };
 template <> struct Bytes<8> { using type = uint64_t; };
+template <> struct Bytes<16> { using type = uint4; };
+
+template <int N> __device__ __forceinline__ typename Bytes<N>::type load(const char *p) {
+    return *reinterpret_cast<const typename Bytes<N>::type *>(p);
+}
+template <int N> __device__ __forceinline__ void store(char *p, typename Bytes<N>::type v) {
+    *reinterpret_cast<typename Bytes<N>::type *>(p) = v;
+}
+
+// Source byte, within a group of G bytes holding G / P whole pixels, of the byte that lands at t when the pixel order
+// of the group is reversed.
+__host__ __device__ constexpr int mirroredByte(int P, int G, int t) { return G - P - t + 2 * (t % P); }
+
+__host__ __device__ constexpr int minOf4(int a, int b, int c, int d) {
+    return (a < b ? a : b) < (c < d ? c : d) ? (a < b ? a : b) : (c < d ? c : d);
+}
+
+// Reverses the order of the P-byte pixels of a G-byte group held in registers, with byte permutes whose selectors
+// are compile-time constants (the loops unroll fully). An output word draws on at most three input words.
+template <int P, int G> __device__ __forceinline__ void reversePixels(const uint32_t (&in)[G / 4], uint32_t (&out)[G / 4]) {
+#pragma unroll
+    for (int k = 0; k < G / 4; ++k) {
+        const int s0 = mirroredByte(P, G, 4 * k), s1 = mirroredByte(P, G, 4 * k + 1);
+        const int s2 = mirroredByte(P, G, 4 * k + 2), s3 = mirroredByte(P, G, 4 * k + 3);
+        const int lo = minOf4(s0, s1, s2, s3) / 4;
+        const int hi = lo + 1 < G / 4 ? lo + 1 : lo;
+        const int top = lo + 2 < G / 4 ? lo + 2 : hi;
+        // First the bytes found in words lo and lo + 1 (selector values 0..7), keeping the others' slot for later.
+        auto pick2 = [&](int s, int slot) { return s < 4 * lo + 8 ? s - 4 * lo : slot; };
+        const unsigned sel2 = pick2(s0, 0) | pick2(s1, 1) << 4 | pick2(s2, 2) << 8 | pick2(s3, 3) << 12;
+        uint32_t w = __byte_perm(in[lo], in[hi], sel2);
+        const bool needTop = s0 >= 4 * lo + 8 || s1 >= 4 * lo + 8 || s2 >= 4 * lo + 8 || s3 >= 4 * lo + 8;
+        if (needTop) {
+            auto pick3 = [&](int s, int slot) { return s >= 4 * lo + 8 ? 4 + s - 4 * lo - 8 : slot; };
+            const unsigned sel3 = pick3(s0, 0) | pick3(s1, 1) << 4 | pick3(s2, 2) << 8 | pick3(s3, 3) << 12;
+            w = __byte_perm(w, in[top], sel3);
+        }
+        out[k] = w;
+    }
+}
+
+// --------------------------------------------------------------------------------------------------- warp level
+
+// The warp's work items: unit u of `units`, walked by every warp of the grid. Uniform across a warp.
+struct WarpLoop {
+    int64_t first, step;
+    __device__ WarpLoop()
+        : first((static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / kWarp),
+          step(static_cast<int64_t>(gridDim.x) * blockDim.x / kWarp) {}
+};
+
+__device__ __forceinline__ int lane() { return threadIdx.x % kWarp; }
+
+// Byte offsets of row `row` of a grid of (outer1, outer0, rowsPerPlane) rows: dst at height h, src at height h or
+// (when mirrored) height - 1 - h.
+struct RowOffsets {
+    int64_t src, dst, h;
+};
+__device__ __forceinline__ RowOffsets rowOffsets(const FlipParams &p, int64_t row, int64_t rowsPerPlane, bool mirror) {
+    int64_t h, o0;
+    const int64_t plane = divmod(row, rowsPerPlane, h);
+    const int64_t o1 = divmod(plane, p.shape[kOuter0], o0);
+    const int64_t hs = mirror ? p.shape[kHeight] - 1 - h : h;
+    return {o1 * p.srcStrides[kOuter1] + o0 * p.srcStrides[kOuter0] + hs * p.srcStrides[kHeight],
+            o1 * p.dstStrides[kOuter1] + o0 * p.dstStrides[kOuter0] + h * p.dstStrides[kHeight], h};
+}
+
+// The rows of one warp unit, [first, first + count) with count <= 32: lane j computes row first + j's offsets once,
+// and any lane reads them with of(j). Every lane of the warp must call of() together.
+struct WarpRows {
+    int64_t src = 0, dst = 0, h = 0;
+    __device__ WarpRows(const FlipParams &p, int64_t first, int count, int64_t rowsPerPlane, bool mirror) {
+        if (lane() < count) {
+            const RowOffsets r = rowOffsets(p, first + lane(), rowsPerPlane, mirror);
+            src = r.src, dst = r.dst, h = r.h;
+        }
+    }
+    __device__ RowOffsets of(int j) const {
+        return {__shfl_sync(~0u, src, j), __shfl_sync(~0u, dst, j), __shfl_sync(~0u, h, j)};
+    }
+};
+
+// How warp units cover rows of `items` work items (vectors, pairs) each, `slots` items per unit: a long row is cut
+// into `segments` units; short rows share a unit, `rowsPerUnit` of them, so that lanes stay busy.
+struct UnitShape {
+    int64_t segments;
+    int rowsPerUnit;
+};
+__host__ __device__ inline UnitShape unitShape(int64_t items, int slots) {
+    if (items == 0 || items >= slots) return {items == 0 ? 1 : (items + slots - 1) / slots, 1};
+    const int64_t rows = slots / items;
+    return {1, static_cast<int>(rows < kWarp ? rows : kWarp)};
+}
+
+// A unit's place: its rows and, within each, the items [item0, item0 + n).
+struct UnitPlace {
+    int64_t firstRow, item0;
+    int count, n;
+};
+__device__ __forceinline__ UnitPlace unitPlace(int64_t u, UnitShape shape, int64_t rows, int64_t items, int slots) {
+    int64_t seg;
+    const int64_t block = divmod(u, shape.segments, seg);
+    UnitPlace up;
+    up.firstRow = block * shape.rowsPerUnit;
+    up.count = static_cast<int>(rows - up.firstRow < shape.rowsPerUnit ? rows - up.firstRow : shape.rowsPerUnit);
+    up.item0 = seg * slots;
+    up.n = static_cast<int>(items - up.item0 < slots ? items - up.item0 : slots);
+    return up;
+}
+
+// A row cut into vectors of V bytes: `head` bytes before the first V-aligned dst byte, `vectors` vectors, `tail`
+// bytes after them. Src and dst rows are congruent modulo V, so one cut serves both.
+struct RowCut {
+    int64_t head, vectors, tail;
+};
+
+constexpr int kCopySlots = kWarp * 4; // vectors per warp unit
+
+// Rows copied whole: dst row h <- src row h or height - 1 - h. In place (vertical flip of src == dst), row pairs
+// (h, height - 1 - h) swap; the middle row of an odd height stays.
+template <int V, bool InPlace>
+__global__ void __launch_bounds__(kBlockThreads) flipRowCopy(FlipParams p, RowCut cut, int64_t rowsPerPlane, UnitShape shape) {
+    const int64_t rows = p.shape[kOuter1] * p.shape[kOuter0] * rowsPerPlane;
+    const int64_t units = (rows + shape.rowsPerUnit - 1) / shape.rowsPerUnit * shape.segments;
+    const int l = lane();
+    const WarpLoop loop;
+    for (int64_t u = loop.first; u < units; u += loop.step) {
+        const UnitPlace up = unitPlace(u, shape, rows, cut.vectors, kCopySlots);
+        const WarpRows wr(p, up.firstRow, up.count, rowsPerPlane, !InPlace && p.flipRows);
+        // All loads of the unit first, then all stores: the compiler cannot move a load above a store that may
+        // alias it, and four 16-byte loads in flight per lane are what keeps the memory system busy.
+        constexpr int K = kCopySlots / kWarp;
+        typename Bytes<V>::type va[K], vb[K];
+        char *a[K];
+        char *b[K];
+        const char *from[K];
+#pragma unroll
+        for (int i = 0; i < K; ++i) {
+            const int q = l + i * kWarp;
+            const int j = up.n > 0 ? min(q / up.n, kWarp - 1) : 0;
+            const RowOffsets r = wr.of(j);
+            const int64_t off = cut.head + (up.item0 + q - j * up.n) * V;
+            a[i] = p.dst + r.dst + off;
+            b[i] = a[i] + (p.shape[kHeight] - 1 - 2 * r.h) * p.dstStrides[kHeight];
+            from[i] = InPlace ? b[i] : p.src + r.src + off;
+            if (q < up.count * up.n) {
+                vb[i] = load<V>(from[i]);
+                if (InPlace) va[i] = load<V>(a[i]);
+            }
+        }
+#pragma unroll
+        for (int i = 0; i < K; ++i) {
+            if (l + i * kWarp < up.count * up.n) {
+                store<V>(a[i], vb[i]);
+                if (InPlace) store<V>(b[i], va[i]);
+            }
+        }
+        if (up.item0 != 0 || (cut.head == 0 && cut.tail == 0)) continue;
+        for (int j = 0; j < up.count; ++j) {
+            const RowOffsets r = wr.of(j);
+            const int64_t off = l < 16 ? l : cut.head + cut.vectors * V + (l - 16);
+            if (!((l < 16 && l < cut.head) || (l >= 16 && l - 16 < cut.tail))) continue;
+            if (InPlace) {
+                char *a = p.dst + r.dst;
+                char *b = a + (p.shape[kHeight] - 1 - 2 * r.h) * p.dstStrides[kHeight];
+                const char va = a[off], vb = b[off];
+                a[off] = vb;
+                b[off] = va;
+            } else {
+                p.dst[r.dst + off] = p.src[r.src + off];
+            }
+        }
+    }
+}
+
+// A 16-byte global -> shared copy that holds no register on sm_80 and newer (cp.async), so that a warp can have all
+// the loads of a unit in flight at once; waitShared() waits for this thread's copies.
+__device__ __forceinline__ void copyToShared(uint4 *to, const char *from) {
+#if __CUDA_ARCH__ >= 800
+    const unsigned address = static_cast<unsigned>(__cvta_generic_to_shared(to));
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(address), "l"(from) : "memory");
+#else
+    *to = load<16>(from);
+#endif
+}
+__device__ __forceinline__ void waitShared() {
+#if __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.wait_all;\n" ::: "memory");
+#endif
+}
+
+// Groups of G = lcm(P, 16) bytes: whole pixels and whole 16-byte vectors at once.
+template <int P> struct GroupShape {
+    static constexpr int G = (P % 16 == 0) ? P : (16 % P == 0 ? 16 : 48);
+    static constexpr int V = G / 16;                 // vectors per group
+    static constexpr int pairsPerLane = 2; // a unit moves 64 pairs: >= 2 KiB per warp in flight
+    static_assert(G % P == 0 && G % 16 == 0 && V <= 3, "pixel size without a group shape");
+};
+
+// Middle of a row between the last two pairs of groups: fewer than 2G bytes that mirror onto themselves.
+template <int P> __device__ __forceinline__ void flipMiddle(const char *s, char *d, int64_t bytes, bool inPlace) {
+    for (int64_t t = lane(); t < bytes; t += kWarp) {
+        const int64_t m = bytes - P - t + 2 * (t % P);
+        if (!inPlace) {
+            d[t] = s[m];
+        } else if (t < m) {
+            const char vt = d[t], vm = d[m];
+            d[t] = vm;
+            d[m] = vt;
+        }
+    }
+}
+
+// Horizontal flip of packed, 16-byte aligned rows whose length is a multiple of 16 bytes. Group pair k of a row is
+// (a, b) = (k G, R - G - k G) in bytes: dst[a] <- reverse(src[b]), dst[b] <- reverse(src[a]). Every load and store is
+// a 16-byte vector; for G = 48 the warp copies its two spans into shared memory (cp.async) so that global accesses stay contiguous
+// across lanes (lane i touches vector i) while each lane permutes whole groups. A unit's slots hold `n` pairs of each
+// of its rows, row after row.
+template <int P>
+__global__ void __launch_bounds__(kBlockThreads, 4) flipColumnGroups(FlipParams p, int64_t rowBytes, UnitShape shape) {
+    using Shape = GroupShape<P>;
+    constexpr int G = Shape::G, V = Shape::V, slots = kWarp * Shape::pairsPerLane;
+    __shared__ uint4 stage[V == 1 ? 1 : kWarpsPerBlock][2][V == 1 ? 1 : slots * V]; // 48 KiB for V == 3
+    const int64_t rows = p.shape[kOuter1] * p.shape[kOuter0] * p.shape[kHeight];
+    const int64_t units = (rows + shape.rowsPerUnit - 1) / shape.rowsPerUnit * shape.segments;
+    const int64_t pairs = rowBytes / (2 * G);
+    const WarpLoop loop;
+    const int l = lane();
+    for (int64_t u = loop.first; u < units; u += loop.step) {
+        const UnitPlace up = unitPlace(u, shape, rows, pairs, slots);
+        const WarpRows wr(p, up.firstRow, up.count, p.shape[kHeight], p.flipRows);
+        const int used = up.count * up.n;
+        if constexpr (V == 1) {
+            constexpr int K = Shape::pairsPerLane;
+            uint32_t front[K][4], back[K][4];
+            RowOffsets r[K];
+            int64_t k[K];
+#pragma unroll
+            for (int i = 0; i < K; ++i) {
+                const int q = l + i * kWarp;
+                const int j = up.n > 0 ? min(q / up.n, kWarp - 1) : 0;
+                r[i] = wr.of(j);
+                k[i] = up.item0 + q - j * up.n;
+                if (q < used) {
+                    const uint4 f = load<16>(p.src + r[i].src + k[i] * G), b = load<16>(p.src + r[i].src + rowBytes - G - k[i] * G);
+                    front[i][0] = f.x, front[i][1] = f.y, front[i][2] = f.z, front[i][3] = f.w;
+                    back[i][0] = b.x, back[i][1] = b.y, back[i][2] = b.z, back[i][3] = b.w;
+                }
+            }
+#pragma unroll
+            for (int i = 0; i < K; ++i) {
+                if (l + i * kWarp < used) {
+                    uint32_t f[4], b[4];
+                    reversePixels<P, G>(back[i], f);
+                    reversePixels<P, G>(front[i], b);
+                    store<16>(p.dst + r[i].dst + k[i] * G, make_uint4(f[0], f[1], f[2], f[3]));
+                    store<16>(p.dst + r[i].dst + rowBytes - G - k[i] * G, make_uint4(b[0], b[1], b[2], b[3]));
+                }
+            }
+        } else {
+            constexpr int K = Shape::pairsPerLane, spanVectors = slots * V;
+            uint4(&front)[spanVectors] = stage[threadIdx.x / kWarp][0];
+            uint4(&back)[spanVectors] = stage[threadIdx.x / kWarp][1];
+            const int rowVectors = up.n * V; // per row of the unit, in each span
+            const int64_t frontStart = up.item0 * G, backStart = rowBytes - (up.item0 + up.n) * G;
+#pragma unroll
+            for (int i = l; i < spanVectors; i += kWarp) {
+                const int j = rowVectors > 0 ? min(i / rowVectors, kWarp - 1) : 0;
+                const RowOffsets r = wr.of(j);
+                if (i < used * V) {
+                    const int64_t w = 16 * (i - j * rowVectors);
+                    copyToShared(&front[i], p.src + r.src + frontStart + w);
+                    copyToShared(&back[i], p.src + r.src + backStart + w);
+                }
+            }
+            waitShared();
+            __syncwarp();
+#pragma unroll
+            for (int k = 0; k < K; ++k) {
+                const int q = l + k * kWarp;
+                if (q >= used) continue;
+                const int j = q / up.n, mb = j * up.n + (up.n - 1 - (q - j * up.n)); // the pair's back group, mirrored
+                uint32_t x[G / 4], rf[G / 4], rb[G / 4];
+#pragma unroll
+                for (int v = 0; v < V; ++v) {
+                    const uint4 y = front[V * q + v];
+                    x[4 * v] = y.x, x[4 * v + 1] = y.y, x[4 * v + 2] = y.z, x[4 * v + 3] = y.w;
+                }
+                reversePixels<P, G>(x, rb);
+#pragma unroll
+                for (int v = 0; v < V; ++v) {
+                    const uint4 y = back[V * mb + v];
+                    x[4 * v] = y.x, x[4 * v + 1] = y.y, x[4 * v + 2] = y.z, x[4 * v + 3] = y.w;
+                }
+                reversePixels<P, G>(x, rf);
+#pragma unroll
+                for (int v = 0; v < V; ++v) {
+                    front[V * q + v] = make_uint4(rf[4 * v], rf[4 * v + 1], rf[4 * v + 2], rf[4 * v + 3]);
+                    back[V * mb + v] = make_uint4(rb[4 * v], rb[4 * v + 1], rb[4 * v + 2], rb[4 * v + 3]);
+                }
+            }
+            __syncwarp();
+#pragma unroll
+            for (int i = l; i < spanVectors; i += kWarp) {
+                const int j = rowVectors > 0 ? min(i / rowVectors, kWarp - 1) : 0;
+                const RowOffsets r = wr.of(j);
+                if (i < used * V) {
+                    const int64_t w = 16 * (i - j * rowVectors);
+                    store<16>(p.dst + r.dst + frontStart + w, front[i]);
+                    store<16>(p.dst + r.dst + backStart + w, back[i]);
+                }
+            }
+            __syncwarp(); // the next unit overwrites the stage
+        }
+        const int64_t m0 = pairs * G;
+        if (up.item0 != 0 || rowBytes == 2 * m0) continue;
+        for (int j = 0; j < up.count; ++j) {
+            const RowOffsets r = wr.of(j);
+            flipMiddle<P>(p.src + r.src + m0, p.dst + r.dst + m0, rowBytes - 2 * m0, p.inPlace);
+        }
+    }
+}
+
+constexpr int kUnitsPerLane = 4;
+
+// Horizontal flip of packed rows of any pixel size and alignment: each lane moves U-byte pieces (U divides the pixel
+// size and every row's alignment). In place, the lane holding the lower piece of a pair swaps both.
+template <int U> __global__ void __launch_bounds__(kBlockThreads) flipColumnUnits(FlipParams p, int64_t rowBytes, int64_t pixelBytes, int64_t segments) {
+    const int64_t rows = p.shape[kOuter1] * p.shape[kOuter0] * p.shape[kHeight];
+    const int64_t units = rows * segments, pieces = rowBytes / U;
+    const int64_t segPieces = int64_t(kWarp) * kUnitsPerLane;
+    const WarpLoop loop;
+    for (int64_t u = loop.first; u < units; u += loop.step) {
+        int64_t seg;
+        const int64_t row = divmod(u, segments, seg);
+        const RowOffsets r = rowOffsets(p, row, p.shape[kHeight], p.flipRows);
+        const char *s = p.src + r.src;
+        char *d = p.dst + r.dst;
+        const int64_t end = (seg + 1) * segPieces < pieces ? (seg + 1) * segPieces : pieces;
+        for (int64_t i = seg * segPieces + lane(); i < end; i += kWarp) {
+            const int64_t t = i * U;
+            int64_t within;
+            divmod(t, pixelBytes, within);
+            const int64_t m = rowBytes - pixelBytes - t + 2 * within;
+            if (!p.inPlace) {
+                store<U>(d + t, load<U>(s + m));
+            } else if (t < m) {
+                const auto vt = load<U>(d + t), vm = load<U>(d + m);
+                store<U>(d + t, vm);
+                store<U>(d + m, vt);
+            }
+        }
+    }
+}
 
 struct Index5 {
     int64_t i[5];
 };
 
-__device__ inline Index5 unravel(int64_t linear, const int64_t *shape) {
-    Index5 idx;
-    for (int d = 4; d >= 0; --d) {
-        idx.i[d] = linear % shape[d];
-        linear /= shape[d];
-    }
-    return idx;
-}
-
-__device__ inline int64_t offset(const Index5 &idx, const int64_t *strides) {
-    int64_t off = 0;
-    for (int d = 0; d < 5; ++d) off += idx.i[d] * strides[d];
-    return off;
-}
-
-// Generic path: one thread per element, any strides. In place, only the first element of each mirrored pair swaps.
-template <class T> __global__ void flipGeneric(FlipParams p, int64_t total) {
+// Any strides: one thread per element. In place, only the first element of each mirrored pair swaps both.
+template <int E> __global__ void __launch_bounds__(kBlockThreads) flipGeneric(FlipParams p, int64_t total) {
     const int64_t h = p.shape[kHeight], w = p.shape[kWidth];
     for (int64_t linear = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; linear < total;
          linear += int64_t(gridDim.x) * blockDim.x) {
-        Index5 d = unravel(linear, p.shape);
-        Index5 s = d;
-        if (p.flipRows) s.i[kHeight] = h - 1 - d.i[kHeight];
-        if (p.flipCols) s.i[kWidth] = w - 1 - d.i[kWidth];
+        Index5 di;
+        int64_t rest = linear;
+        for (int dim = 4; dim >= 0; --dim) rest = divmod(rest, p.shape[dim], di.i[dim]);
+        Index5 si = di;
+        if (p.flipRows) si.i[kHeight] = h - 1 - di.i[kHeight];
+        if (p.flipCols) si.i[kWidth] = w - 1 - di.i[kWidth];
+        int64_t dOff = 0, sOff = 0, mOff = 0;
+        for (int dim = 0; dim < 5; ++dim) {
+            dOff += di.i[dim] * p.dstStrides[dim];
+            sOff += si.i[dim] * p.srcStrides[dim];
+            mOff += si.i[dim] * p.dstStrides[dim];
+        }
         if (p.inPlace) {
-            const int64_t a = d.i[kHeight] * w + d.i[kWidth], b = s.i[kHeight] * w + s.i[kWidth];
+            const int64_t a = di.i[kHeight] * w + di.i[kWidth], b = si.i[kHeight] * w + si.i[kWidth];
             if (a >= b) continue;
-            T *pa = reinterpret_cast<T *>(p.dst + offset(d, p.dstStrides));
-            T *pb = reinterpret_cast<T *>(p.dst + offset(s, p.dstStrides));
-            const T va = *pa;
-            *pa = *pb;
-            *pb = va;
+            const auto va = load<E>(p.dst + dOff), vb = load<E>(p.dst + mOff);
+            store<E>(p.dst + dOff, vb);
+            store<E>(p.dst + mOff, va);
         } else {
-            *reinterpret_cast<T *>(p.dst + offset(d, p.dstStrides)) =
-                *reinterpret_cast<const T *>(p.src + offset(s, p.srcStrides));
+            store<E>(p.dst + dOff, load<E>(p.src + sOff));
         }
     }
 }
 
-template <class T> cudaError_t launchGeneric(const FlipParams &p, cudaStream_t stream) {
+// ------------------------------------------------------------------------------------------------- device level
+
+unsigned gridFor(int64_t warpUnits) {
+    const int64_t blocks = (warpUnits + kWarpsPerBlock - 1) / kWarpsPerBlock;
+    return static_cast<unsigned>(blocks < kMaxBlocks ? blocks : kMaxBlocks);
+}
+
+int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+// Largest power of two up to 16 that divides every value.
+int commonAlignment(std::initializer_list<int64_t> values) {
+    int a = 16;
+    for (int64_t v : values)
+        while (a > 1 && v % a != 0) a /= 2;
+    return a;
+}
+
+// Largest power of two up to 16 that divides both addresses and every stride that places a row (outer1, outer0,
+// height), ignoring dimensions of extent 1.
+int rowAlignment(const FlipParams &p, int64_t srcAddress, int64_t dstAddress) {
+    int a = commonAlignment({srcAddress, dstAddress});
+    for (int dim : {kOuter1, kOuter0, kHeight})
+        if (p.shape[dim] > 1) a = commonAlignment({a, p.srcStrides[dim], p.dstStrides[dim]});
+    return a;
+}
+
+bool packedRows(const FlipParams &p, const int64_t *strides) {
+    const int64_t pixel = p.shape[kInner] * p.elemSize;
+    return (p.shape[kInner] == 1 || strides[kInner] == p.elemSize) && (p.shape[kWidth] == 1 || strides[kWidth] == pixel);
+}
+
+bool isGroupPixel(int64_t P) {
+    switch (P) {
+    case 1: case 2: case 3: case 4: case 6: case 8: case 12: case 16: case 24: case 48: return true;
+    default: return false;
+    }
+}
+
+template <int V> cudaError_t launchRowCopy(const FlipParams &p, cudaStream_t stream) {
+    const int64_t rowBytes = p.shape[kWidth] * p.shape[kInner] * p.elemSize;
+    const int64_t misalign = static_cast<int64_t>(reinterpret_cast<uintptr_t>(p.dst) % V);
+    RowCut cut;
+    cut.head = misalign == 0 ? 0 : (V - misalign < rowBytes ? V - misalign : rowBytes);
+    cut.vectors = (rowBytes - cut.head) / V;
+    cut.tail = rowBytes - cut.head - cut.vectors * V;
+    const int64_t rowsPerPlane = p.inPlace ? p.shape[kHeight] / 2 : p.shape[kHeight];
+    const int64_t rows = p.shape[kOuter1] * p.shape[kOuter0] * rowsPerPlane;
+    if (rows == 0) return cudaSuccess;
+    const UnitShape shape = unitShape(cut.vectors, kCopySlots);
+    const unsigned grid = gridFor(ceilDiv(rows, shape.rowsPerUnit) * shape.segments);
+    if (p.inPlace) flipRowCopy<V, true><<<grid, kBlockThreads, 0, stream>>>(p, cut, rowsPerPlane, shape);
+    else flipRowCopy<V, false><<<grid, kBlockThreads, 0, stream>>>(p, cut, rowsPerPlane, shape);
+    return cudaGetLastError();
+}
+
+template <int P> cudaError_t launchColumnGroups(const FlipParams &p, cudaStream_t stream) {
+    const int64_t rowBytes = p.shape[kWidth] * P;
+    const int64_t rows = p.shape[kOuter1] * p.shape[kOuter0] * p.shape[kHeight];
+    const UnitShape shape = unitShape(rowBytes / (2 * GroupShape<P>::G), kWarp * GroupShape<P>::pairsPerLane);
+    flipColumnGroups<P><<<gridFor(ceilDiv(rows, shape.rowsPerUnit) * shape.segments), kBlockThreads, 0, stream>>>(p, rowBytes, shape);
+    return cudaGetLastError();
+}
+
+template <int U> cudaError_t launchColumnUnits(const FlipParams &p, int64_t pixelBytes, cudaStream_t stream) {
+    const int64_t rowBytes = p.shape[kWidth] * pixelBytes;
+    const int64_t segments = ceilDiv(rowBytes / U, int64_t(kWarp) * kUnitsPerLane);
+    const int64_t units = p.shape[kOuter1] * p.shape[kOuter0] * p.shape[kHeight] * segments;
+    flipColumnUnits<U><<<gridFor(units), kBlockThreads, 0, stream>>>(p, rowBytes, pixelBytes, segments);
+    return cudaGetLastError();
+}
+
+template <int E> cudaError_t launchGeneric(const FlipParams &p, cudaStream_t stream) {
     int64_t total = 1;
     for (int64_t s : p.shape) total *= s;
-    const int threads = 256;
-    const int64_t blocks = (total + threads - 1) / threads;
-    const unsigned grid = static_cast<unsigned>(blocks < 65536 * 8 ? blocks : 65536 * 8);
-    flipGeneric<T><<<grid, threads, 0, stream>>>(p, total);
+    const int64_t blocks = ceilDiv(total, kBlockThreads);
+    flipGeneric<E><<<static_cast<unsigned>(blocks < kMaxBlocks ? blocks : kMaxBlocks), kBlockThreads, 0, stream>>>(p, total);
     return cudaGetLastError();
+}
+
+cudaError_t launchRowCopyOf(int unitBytes, const FlipParams &p, cudaStream_t stream) {
+    switch (unitBytes) {
+    case 1: return launchRowCopy<1>(p, stream);
+    case 2: return launchRowCopy<2>(p, stream);
+    case 4: return launchRowCopy<4>(p, stream);
+    case 8: return launchRowCopy<8>(p, stream);
+    case 16: return launchRowCopy<16>(p, stream);
+    default: return cudaErrorInvalidValue;
+    }
+}
+
+cudaError_t launchColumnUnitsOf(int unitBytes, const FlipParams &p, int64_t pixelBytes, cudaStream_t stream) {
+    switch (unitBytes) {
+    case 1: return launchColumnUnits<1>(p, pixelBytes, stream);
+    case 2: return launchColumnUnits<2>(p, pixelBytes, stream);
+    case 4: return launchColumnUnits<4>(p, pixelBytes, stream);
+    case 8: return launchColumnUnits<8>(p, pixelBytes, stream);
+    case 16: return launchColumnUnits<16>(p, pixelBytes, stream);
+    default: return cudaErrorInvalidValue;
+    }
+}
+
+cudaError_t launchGenericOf(int elemSize, const FlipParams &p, cudaStream_t stream) {
+    switch (elemSize) {
+    case 1: return launchGeneric<1>(p, stream);
+    case 2: return launchGeneric<2>(p, stream);
+    case 4: return launchGeneric<4>(p, stream);
+    case 8: return launchGeneric<8>(p, stream);
+    default: return cudaErrorInvalidValue;
+    }
+}
+
+cudaError_t launchGroups(int64_t P, const FlipParams &p, cudaStream_t stream) {
+    switch (P) {
+    case 1: return launchColumnGroups<1>(p, stream);
+    case 2: return launchColumnGroups<2>(p, stream);
+    case 3: return launchColumnGroups<3>(p, stream);
+    case 4: return launchColumnGroups<4>(p, stream);
+    case 6: return launchColumnGroups<6>(p, stream);
+    case 8: return launchColumnGroups<8>(p, stream);
+    case 12: return launchColumnGroups<12>(p, stream);
+    case 16: return launchColumnGroups<16>(p, stream);
+    case 24: return launchColumnGroups<24>(p, stream);
+    case 48: return launchColumnGroups<48>(p, stream);
+    default: return cudaErrorInvalidValue;
+    }
 }
 
 } // namespace
 
-cudaError_t launchFlip(const FlipParams &p, cudaStream_t stream) {
-    switch (p.elemSize) {
-    case 1: return launchGeneric<Bytes<1>::type>(p, stream);
-    case 2: return launchGeneric<Bytes<2>::type>(p, stream);
-    case 4: return launchGeneric<Bytes<4>::type>(p, stream);
-    case 8: return launchGeneric<Bytes<8>::type>(p, stream);
-    default: return cudaErrorInvalidValue;
+FlipPlan planFlipKernel(const FlipParams &in) {
+    FlipPlan plan{};
+    FlipParams &p = plan.params;
+    p = in;
+    // A flip along an extent of 1 moves nothing.
+    if (p.shape[kHeight] == 1) p.flipRows = false;
+    if (p.shape[kWidth] == 1) p.flipCols = false;
+    if (p.inPlace && !p.flipRows && !p.flipCols) {
+        plan.path = FlipPath::Nothing;
+        return plan;
     }
+    // Flipping a src view that runs backwards along H or W is reading it forwards (dst strides are untouched, so in
+    // place, where src and dst strides must stay equal, keeps them).
+    if (!p.inPlace) {
+        for (int dim : {kHeight, kWidth}) {
+            if (p.srcStrides[dim] >= 0) continue;
+            p.src += (p.shape[dim] - 1) * p.srcStrides[dim];
+            p.srcStrides[dim] = -p.srcStrides[dim];
+            bool &flip = dim == kHeight ? p.flipRows : p.flipCols;
+            flip = !flip;
+        }
+    }
+    const int64_t pixel = p.shape[kInner] * p.elemSize;
+    plan.pixelBytes = pixel;
+    if (!packedRows(p, p.srcStrides) || !packedRows(p, p.dstStrides)) {
+        plan.path = FlipPath::Generic;
+        plan.unitBytes = p.elemSize;
+        return plan;
+    }
+    // Flipping both ways over rows that follow each other is reversing one long row.
+    const int64_t rowBytes = p.shape[kWidth] * pixel;
+    if (p.flipRows && p.flipCols && p.srcStrides[kHeight] == rowBytes && p.dstStrides[kHeight] == rowBytes) {
+        p.shape[kWidth] *= p.shape[kHeight];
+        p.shape[kHeight] = 1;
+        p.srcStrides[kHeight] = p.dstStrides[kHeight] = rowBytes * p.shape[kWidth];
+        p.flipRows = false;
+    }
+    const int64_t src = static_cast<int64_t>(reinterpret_cast<uintptr_t>(p.src));
+    const int64_t dst = static_cast<int64_t>(reinterpret_cast<uintptr_t>(p.dst));
+    if (!p.flipCols) {
+        plan.path = FlipPath::RowCopy;
+        plan.unitBytes = rowAlignment(p, src - dst, 0);
+        return plan;
+    }
+    if (p.inPlace && p.flipRows) { // four-way swaps across rows: left to the generic kernel
+        plan.path = FlipPath::Generic;
+        plan.unitBytes = p.elemSize;
+        return plan;
+    }
+    const int64_t fullRowBytes = p.shape[kWidth] * pixel;
+    if (isGroupPixel(pixel) && rowAlignment(p, src, dst) == 16 && fullRowBytes % 16 == 0) {
+        plan.path = FlipPath::ColumnGroups;
+        plan.unitBytes = 16;
+        return plan;
+    }
+    plan.path = FlipPath::ColumnUnits;
+    plan.unitBytes = commonAlignment({pixel, int64_t(rowAlignment(p, src, dst))});
+    return plan;
+}
+
+cudaError_t launchFlip(const FlipParams &in, cudaStream_t stream) {
+    if (in.elemSize != 1 && in.elemSize != 2 && in.elemSize != 4 && in.elemSize != 8) return cudaErrorInvalidValue;
+    const FlipPlan plan = planFlipKernel(in);
+    switch (plan.path) {
+    case FlipPath::Nothing: return cudaSuccess;
+    case FlipPath::RowCopy: return launchRowCopyOf(plan.unitBytes, plan.params, stream);
+    case FlipPath::ColumnGroups: return launchGroups(plan.pixelBytes, plan.params, stream);
+    case FlipPath::ColumnUnits: return launchColumnUnitsOf(plan.unitBytes, plan.params, plan.pixelBytes, stream);
+    case FlipPath::Generic: return launchGenericOf(plan.unitBytes, plan.params, stream);
+    }
+    return cudaErrorInvalidValue;
 }
 
 } // namespace cvk

@@ -23,6 +23,25 @@ struct FlipParams {
 
 enum { kOuter1 = 0, kOuter0 = 1, kHeight = 2, kWidth = 3, kInner = 4 };
 
+// The kernel that launchFlip picks for a FlipParams (exposed so CPU tests can check the dispatch).
+enum class FlipPath {
+    Nothing,      // in place with nothing to move (e.g. a 1x1 image)
+    RowCopy,      // rows copied whole (vertical flip or plain copy), vectors of `unitBytes`
+    ColumnGroups, // horizontal flip of packed rows, 16-byte vectors, pixels reversed in registers
+    ColumnUnits,  // horizontal flip of packed rows, one `unitBytes` piece of a pixel per thread
+    Generic,      // one element per thread, any strides
+};
+
+struct FlipPlan {
+    FlipPath path;
+    int32_t unitBytes;  // RowCopy / ColumnUnits: bytes one thread moves at a time (1, 2, 4, 8 or 16)
+    int64_t pixelBytes; // ColumnGroups / ColumnUnits: bytes of one pixel (inner * elemSize)
+    FlipParams params;  // the normalised view the kernel runs on (flips folded into negative src strides, rows merged)
+};
+
+// Chooses the kernel and normalises the view; pure host arithmetic, no CUDA call.
+FlipPlan planFlipKernel(const FlipParams &p);
+
 // Enqueues the flip on `stream`; returns the launch status (never blocks the host). Counts no statistics.
 cudaError_t launchFlip(const FlipParams &p, cudaStream_t stream);
 

@@ -1,0 +1,120 @@
+// Which flip kernel a canonical view reaches (cvk::planFlipKernel): pure host arithmetic, no GPU. Guards the fast
+// paths that the benchmark rows rely on, and the folding of reversed src views, merged rows and in-place limits.
+#include <catch2/catch_test_macros.hpp>
+
+#include "../../kernels/flip.hpp"
+
+#include <cstdint>
+#include <string>
+
+namespace {
+
+using cvk::FlipPath;
+
+const char *pathName(FlipPath p) {
+    switch (p) {
+    case FlipPath::Nothing: return "Nothing";
+    case FlipPath::RowCopy: return "RowCopy";
+    case FlipPath::ColumnGroups: return "ColumnGroups";
+    case FlipPath::ColumnUnits: return "ColumnUnits";
+    case FlipPath::Generic: return "Generic";
+    }
+    return "?";
+}
+
+char *const kAligned = reinterpret_cast<char *>(uintptr_t(1) << 20); // never dereferenced
+
+// A packed [n, h, w, c] view of elemSize-byte elements; rowPad bytes after each row of src (pitched).
+cvk::FlipParams nhwc(int64_t n, int64_t h, int64_t w, int64_t c, int elemSize, int flipCode, int64_t srcRowPad = 0) {
+    cvk::FlipParams p{};
+    p.src = kAligned + (int64_t(1) << 36);
+    p.dst = kAligned;
+    const int64_t shape[5] = {1, n, h, w, c};
+    const int64_t row = w * c * elemSize;
+    const int64_t dst[5] = {0, h * row, row, c * elemSize, elemSize};
+    const int64_t src[5] = {0, h * (row + srcRowPad), row + srcRowPad, c * elemSize, elemSize};
+    for (int i = 0; i < 5; ++i) {
+        p.shape[i] = shape[i];
+        p.dstStrides[i] = dst[i];
+        p.srcStrides[i] = src[i];
+    }
+    p.elemSize = elemSize;
+    p.flipRows = flipCode <= 0;
+    p.flipCols = flipCode != 0;
+    return p;
+}
+
+// The src strides (pitch included) become the dst's too.
+cvk::FlipParams inPlace(cvk::FlipParams p) {
+    p.src = p.dst;
+    for (int i = 0; i < 5; ++i) p.dstStrides[i] = p.srcStrides[i];
+    p.inPlace = true;
+    return p;
+}
+
+cvk::FlipParams negativeSrcRows(cvk::FlipParams p) {
+    p.src += (p.shape[cvk::kHeight] - 1) * p.srcStrides[cvk::kHeight];
+    p.srcStrides[cvk::kHeight] = -p.srcStrides[cvk::kHeight];
+    return p;
+}
+
+cvk::FlipParams withSrcStride(cvk::FlipParams p, int dim, int64_t stride) {
+    p.srcStrides[dim] = stride;
+    return p;
+}
+
+struct Row {
+    const char *what;
+    cvk::FlipParams params;
+    FlipPath path;
+    int unitBytes;      // checked when > 0
+    int64_t width;      // width of the normalised view, checked when > 0
+    bool flipRows;      // of the normalised view
+    bool flipCols;
+};
+
+} // namespace
+
+TEST_CASE("planFlipKernel picks the kernel and normalises the view", "[flip][dispatch]") {
+    const Row table[] = {
+        {"uint8x3 horizontal", nhwc(32, 1080, 1920, 3, 1, 1), FlipPath::ColumnGroups, 16, 1920, false, true},
+        {"uint8x3 both: rows merged", nhwc(32, 1080, 1920, 3, 1, -1), FlipPath::ColumnGroups, 16, 1080 * 1920, false, true},
+        {"uint8x3 vertical", nhwc(32, 1080, 1920, 3, 1, 0), FlipPath::RowCopy, 16, 1920, true, false},
+        {"uint8x1 horizontal", nhwc(32, 1080, 1920, 1, 1, 1), FlipPath::ColumnGroups, 16, 1920, false, true},
+        {"uint8x4 horizontal", nhwc(32, 1080, 1920, 4, 1, 1), FlipPath::ColumnGroups, 16, 1920, false, true},
+        {"float32x3 horizontal", nhwc(32, 1080, 1920, 3, 4, 1), FlipPath::ColumnGroups, 16, 1920, false, true},
+        {"uint8x3 224x224 both", nhwc(256, 224, 224, 3, 1, -1), FlipPath::ColumnGroups, 16, 224 * 224, false, true},
+        {"pitched src, both: rows stay", nhwc(32, 1080, 1920, 3, 1, -1, 384), FlipPath::ColumnGroups, 16, 1920, true, true},
+        {"pitched src, vertical", nhwc(32, 1080, 1920, 3, 1, 0, 384), FlipPath::RowCopy, 16, 1920, true, false},
+        {"unaligned pitch", nhwc(2, 8, 16, 3, 1, 1, 3), FlipPath::ColumnUnits, 1, 16, false, true},
+        {"uint8x5: no group shape", nhwc(2, 8, 16, 5, 1, 1), FlipPath::ColumnUnits, 1, 16, false, true},
+        {"uint16x5", nhwc(2, 8, 16, 5, 2, 1), FlipPath::ColumnUnits, 2, 16, false, true},
+        {"float32x8: 32-byte pixels", nhwc(2, 8, 16, 8, 4, 1), FlipPath::ColumnUnits, 16, 16, false, true},
+        {"113x113x3 rows not 16-byte multiples", nhwc(2, 113, 113, 3, 1, 1), FlipPath::ColumnUnits, 1, 113, false, true},
+        {"vertical 113-byte rows", nhwc(2, 113, 113, 1, 1, 0), FlipPath::RowCopy, 1, 113, true, false},
+        {"src backwards along H, vertical: a plain copy", negativeSrcRows(nhwc(2, 8, 16, 3, 1, 0)), FlipPath::RowCopy, 16, 16, false, false},
+        {"src backwards along H, horizontal: both, merged", negativeSrcRows(nhwc(2, 8, 16, 3, 1, 1)), FlipPath::ColumnGroups, 16, 128, false, true},
+        {"zero src row stride", withSrcStride(nhwc(2, 8, 16, 3, 1, 1), cvk::kHeight, 0), FlipPath::ColumnGroups, 16, 16, false, true},
+        {"zero src width stride", withSrcStride(nhwc(2, 8, 16, 3, 1, 1), cvk::kWidth, 0), FlipPath::Generic, 0, 16, false, true},
+        {"channels not packed", withSrcStride(nhwc(2, 8, 16, 3, 1, 1), cvk::kInner, 2), FlipPath::Generic, 0, 16, false, true},
+        {"1x1 image", nhwc(2, 1, 1, 3, 1, -1), FlipPath::RowCopy, 0, 1, false, false},
+        {"in place 1x1", inPlace(nhwc(2, 1, 1, 3, 1, -1)), FlipPath::Nothing, 0, 0, false, false},
+        {"in place Hx1 horizontal", inPlace(nhwc(2, 7, 1, 3, 1, 1)), FlipPath::Nothing, 0, 0, false, false},
+        {"in place vertical", inPlace(nhwc(2, 8, 16, 3, 1, 0)), FlipPath::RowCopy, 16, 16, true, false},
+        {"in place both, packed: one row", inPlace(nhwc(2, 8, 16, 3, 1, -1)), FlipPath::ColumnGroups, 16, 128, false, true},
+        {"in place both, pitched", inPlace(nhwc(2, 8, 16, 3, 1, -1, 32)), FlipPath::Generic, 0, 16, true, true},
+    };
+    for (const Row &r : table) {
+        INFO(r.what);
+        const cvk::FlipPlan plan = cvk::planFlipKernel(r.params);
+        CHECK(std::string(pathName(plan.path)) == pathName(r.path));
+        if (r.path == FlipPath::Nothing) continue;
+        if (r.unitBytes > 0) CHECK(plan.unitBytes == r.unitBytes);
+        CHECK(plan.params.shape[cvk::kWidth] == r.width);
+        CHECK(plan.params.flipRows == r.flipRows);
+        CHECK(plan.params.flipCols == r.flipCols);
+        // The normalised view addresses the same first dst element and never a reversed src row or column.
+        CHECK(plan.params.dst == r.params.dst);
+        CHECK(plan.params.srcStrides[cvk::kHeight] >= 0);
+    }
+}
