@@ -163,7 +163,7 @@ def write_section(path, text):
 def main():
     root = pathlib.Path(__file__).resolve().parent.parent
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--lib", default=str(root / "build" / "libcvcuda_c.so.1"))
+    ap.add_argument("--lib", default=os.environ.get("CVCUDA_C_LIBRARY", str(root / "build" / "libcvcuda_c.so.1")))
     ap.add_argument("--perf", default=str(root / "docs" / "perf.md"))
     ap.add_argument("--runs", type=int, default=50)
     ap.add_argument("--warmup", type=int, default=5)

@@ -1,6 +1,7 @@
 #include "firewall.hpp"
 
 #include "../core/cuda_check.hpp"
+#include "../core/device_resources.hpp"
 #include "../core/hazards.hpp"
 #include "../core/stream.hpp"
 
@@ -20,7 +21,9 @@ cvStatus cvStreamCreate(cvStream *out) {
 cvStatus cvStreamWrap(void *cudaStream, cvStream *out) {
     return capi::guarded(__func__, [&] {
         capi::requireOut(out, "out");
-        *out = reinterpret_cast<cvStream>(Stream::adopt(static_cast<cudaStream_t>(cudaStream)).detach());
+        Ref<Stream> s = Stream::adopt(static_cast<cudaStream_t>(cudaStream));
+        loadKernels(s->device());
+        *out = reinterpret_cast<cvStream>(s.detach());
     });
 }
 

@@ -27,6 +27,15 @@ cvStatus cvTensorCreate(int32_t ndim, const int64_t *shape, cvDataType dtype, co
     });
 }
 
+cvStatus cvTensorCreateOnStream(cvStream stream, int32_t ndim, const int64_t *shape, cvDataType dtype, const char *layout,
+                                cvTensor *out) {
+    return capi::guarded(__func__, [&] {
+        Ref<Stream> s(&capi::deref<Stream>(stream, "stream"));
+        capi::requireOut(out, "out");
+        *out = reinterpret_cast<cvTensor>(Tensor::create(ndim, shape, dtype, layout, s).detach());
+    });
+}
+
 void cvTensorRetain(cvTensor tensor) {
     if (tensor != nullptr && reinterpret_cast<Tensor *>(tensor)->hasMagic(Tensor::kMagic)) reinterpret_cast<Tensor *>(tensor)->retain();
 }

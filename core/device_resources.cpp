@@ -2,6 +2,10 @@
 
 #include "cuda_check.hpp"
 
+#include "../kernels/flip.hpp"
+
+#include <atomic>
+
 #include <cstdint>
 #include <map>
 #include <mutex>
@@ -30,7 +34,18 @@ DeviceResources *makeResources(int device) {
     return r;
 }
 
+constexpr int kMaxCachedDevices = 64;
+std::atomic<bool> gKernelsLoaded[kMaxCachedDevices]; // zero-initialised: false
+
 } // namespace
+
+void loadKernels(int device) {
+    const bool cached = device >= 0 && device < kMaxCachedDevices;
+    if (cached && gKernelsLoaded[device].load(std::memory_order_acquire)) return;
+    DeviceGuard guard(device);
+    checkCuda(cvk::preloadFlipKernels(), "cudaFuncGetAttributes (loading the flip kernels)");
+    if (cached) gKernelsLoaded[device].store(true, std::memory_order_release);
+}
 
 DeviceResources &deviceResources(int device) {
     std::lock_guard<std::mutex> lock(gResourcesMutex);

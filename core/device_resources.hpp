@@ -19,6 +19,11 @@ struct DeviceResources {
 // Created on first use; never destroyed (CUDA may be gone by the time static destructors run).
 DeviceResources &deviceResources(int device);
 
+// Loads the library's kernels on `device`, once. CUDA's lazy module loading would otherwise load each kernel at its
+// first launch, which may wait for all work on the device (a host sync hidden in an operation). Called where the
+// library may block anyway: stream creation and adoption through the C API.
+void loadKernels(int device);
+
 // Devices whose resources exist (for cvSyncAndCollect).
 std::vector<int> devicesWithResources();
 

@@ -51,9 +51,13 @@ void sweepUnused(Engine &e) {
         it = it->second->useCount() == 1 ? e.regions.erase(it) : std::next(it);
 }
 
-void appendPending(std::vector<Ref<Event>> &out, const std::vector<Access> &accesses) {
-    for (const auto &a : accesses)
-        if (!a.event->done()) out.push_back(a.event);
+// The access's event, recorded now if it was deferred (see Access).
+Event &eventOf(Access &a) {
+    if (!a.event) {
+        DeviceGuard guard(a.stream->device());
+        a.event = recordEvent(*a.stream);
+    }
+    return *a.event;
 }
 
 bool allDone(const std::vector<Ref<Event>> &events) {
@@ -146,10 +150,10 @@ Ref<Region> attach(uint64_t lo, uint64_t hi) {
     return root;
 }
 
-void addProducer(Tensor &tensor, const Ref<Stream> &stream) {
+void addProducer(Tensor &tensor, const Ref<Stream> &stream, bool recordNow) {
     Engine &e = engine();
     DeviceGuard guard(stream->device());
-    Ref<Event> event = recordEvent(*stream);
+    Ref<Event> event = recordNow ? recordEvent(*stream) : nullptr;
     std::lock_guard<std::mutex> lock(e.mutex);
     Region *root = rootOf(tensor);
     if (root == nullptr) return;
@@ -178,9 +182,9 @@ void submit(const Ref<Stream> &stream, std::initializer_list<Use> uses, const st
             else touched.push_back({root, u.write});
         }
         std::vector<Event *> waits;
-        auto addWaits = [&](const std::vector<Access> &accesses) {
-            for (const Access &a : accesses)
-                if (!sameStream(*a.stream, *stream) && std::find(waits.begin(), waits.end(), a.event.get()) == waits.end())
+        auto addWaits = [&](std::vector<Access> &accesses) {
+            for (Access &a : accesses)
+                if (!sameStream(*a.stream, *stream) && std::find(waits.begin(), waits.end(), &eventOf(a)) == waits.end())
                     waits.push_back(a.event.get());
         };
         for (const Touched &t : touched) {
@@ -216,9 +220,9 @@ Ref<Stream> exportStream(Tensor &tensor) {
     if (root == nullptr) return nullptr;
     // Pending reads count too: a consumer may write into the exported memory.
     std::vector<const Access *> pending;
-    for (const auto *accesses : {&root->writers, &root->readers})
-        for (const Access &a : *accesses)
-            if (!a.event->done()) pending.push_back(&a);
+    for (auto *accesses : {&root->writers, &root->readers})
+        for (Access &a : *accesses)
+            if (!eventOf(a).done()) pending.push_back(&a);
     if (pending.empty()) return nullptr;
     const Ref<Stream> &first = pending.front()->stream;
     const bool oneStream = std::all_of(pending.begin(), pending.end(), [&](const Access *a) { return sameStream(*a->stream, *first); });
@@ -238,16 +242,26 @@ void retire(Tensor &tensor) noexcept {
     try {
         std::lock_guard<std::mutex> lock(e.mutex);
         std::vector<Ref<Event>> pending;
+        Ref<Stream> onlyStream; // the one stream with pending accesses, if there is exactly one
+        bool oneStream = true;
         if (Region *root = rootOf(tensor)) {
-            appendPending(pending, root->writers);
-            appendPending(pending, root->readers);
+            for (auto *accesses : {&root->writers, &root->readers})
+                for (Access &a : *accesses) {
+                    if (eventOf(a).done()) continue;
+                    pending.push_back(a.event);
+                    if (!onlyStream) onlyStream = a.stream;
+                    else if (!sameStream(*onlyStream, *a.stream)) oneStream = false;
+                }
         }
         const bool idle = pending.empty();
         if (tensor.ownsMemory() && tensor.desc().data != 0) {
             DeviceGuard guard(tensor.device);
-            const Stream &alloc = *deviceResources(tensor.device).allocStream;
-            for (const Ref<Event> &ev : pending) waitEvent(alloc, *ev);
-            (void)cudaFreeAsync(reinterpret_cast<void *>(tensor.desc().data), alloc.handle());
+            // Stream-ordered free: on the one stream still using the memory (no wait needed), else on the allocation
+            // stream after waiting for every pending access.
+            const Stream &freeOn = idle || !oneStream ? *deviceResources(tensor.device).allocStream : *onlyStream;
+            if (!oneStream)
+                for (const Ref<Event> &ev : pending) waitEvent(freeOn, *ev);
+            (void)cudaFreeAsync(reinterpret_cast<void *>(tensor.desc().data), freeOn.handle());
         }
         if (tensor.cleanup != nullptr) {
             Deferred d{std::move(pending), tensor.cleanup, tensor.cleanupUserData};

@@ -16,7 +16,9 @@ namespace cv {
 
 class Tensor;
 
-// One stream's access to a region, and the event recorded after it.
+// One stream's access to a region, and the event recorded after it. A null event means "not recorded yet": it is
+// recorded on the stream when first needed (covering that access and whatever the stream did since, which is
+// conservative), so an allocation ordered on the stream that uses it costs no event at all.
 struct Access {
     Ref<Stream> stream;
     Ref<Event> event;
@@ -44,8 +46,9 @@ namespace hazards {
 // Finds or creates the region for [lo, hi), merging every region it overlaps. No CUDA call.
 Ref<Region> attach(uint64_t lo, uint64_t hi);
 
-// Records that `stream` produces the tensor's memory (CAI producer stream, allocation): an event now, as a write.
-void addProducer(Tensor &tensor, const Ref<Stream> &stream);
+// Records that `stream` produces the tensor's memory (CAI producer stream, allocation), as a write: with an event now,
+// or (recordNow == false) with one recorded when another stream first needs it.
+void addProducer(Tensor &tensor, const Ref<Stream> &stream, bool recordNow = true);
 
 // Orders `stream` after the hazards of `uses`, runs `launch` (which enqueues work on `stream`), then records the
 // accesses. Does the first-use device checks and the defensive sync of unknown-producer wrappers.

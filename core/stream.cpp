@@ -1,6 +1,7 @@
 #include "stream.hpp"
 
 #include "cuda_check.hpp"
+#include "device_resources.hpp"
 #include "stats.hpp"
 
 namespace cv {
@@ -19,6 +20,7 @@ Stream::~Stream() {
 Ref<Stream> Stream::create() {
     const int device = currentDevice();
     cudaStream_t handle = nullptr;
+    loadKernels(device);
     checkCuda(cudaStreamCreateWithFlags(&handle, cudaStreamNonBlocking), "cudaStreamCreateWithFlags");
     return Ref<Stream>::adopt(new Stream(handle, device, true));
 }

@@ -38,13 +38,16 @@ Ref<Tensor> Tensor::wrap(const cvArrayInterface *cai, const char *layout) {
     return t;
 }
 
-Ref<Tensor> Tensor::create(int32_t ndim, const int64_t *shape, cvDataType dtype, const char *layout) {
+Ref<Tensor> Tensor::create(int32_t ndim, const int64_t *shape, cvDataType dtype, const char *layout,
+                           const Ref<Stream> &stream) {
     TensorDesc desc = contiguousDesc(ndim, shape, dtype, layout);
-    const int device = currentDevice();
+    const int device = stream ? stream->device() : currentDevice();
+    DeviceGuard guard(device);
     const DeviceResources &res = deviceResources(device);
+    const Ref<Stream> &allocOn = stream ? stream : res.allocStream;
     void *p = nullptr;
     if (desc.numel > 0)
-        checkCuda(cudaMallocFromPoolAsync(&p, static_cast<size_t>(desc.extentHi), res.pool, res.allocStream->handle()),
+        checkCuda(cudaMallocFromPoolAsync(&p, static_cast<size_t>(desc.extentHi), res.pool, allocOn->handle()),
                   "cudaMallocFromPoolAsync");
     desc.data = reinterpret_cast<uint64_t>(p);
     Ref<Tensor> t = Ref<Tensor>::adopt(new Tensor(std::move(desc), true));
@@ -52,7 +55,8 @@ Ref<Tensor> Tensor::create(int32_t ndim, const int64_t *shape, cvDataType dtype,
     t->checked.store(true);
     if (p != nullptr) {
         t->region = hazards::attach(t->desc().addressLo(), t->desc().addressHi());
-        hazards::addProducer(*t, res.allocStream);
+        // On the caller's stream the allocation needs no event unless another stream uses the memory first.
+        hazards::addProducer(*t, allocOn, !stream);
     }
     return t;
 }

@@ -20,8 +20,10 @@ public:
 
     // cvTensorWrap: validates, attaches the memory's hazard state and applies the CAI producer rule.
     static Ref<Tensor> wrap(const cvArrayInterface *cai, const char *layout);
-    // cvTensorCreate: stream-ordered allocation from the device's pool.
-    static Ref<Tensor> create(int32_t ndim, const int64_t *shape, cvDataType dtype, const char *layout);
+    // cvTensorCreate / cvTensorCreateOnStream: stream-ordered allocation from the device's pool, on `stream` (its
+    // device) or, when null, on the library's allocation stream of the current device.
+    static Ref<Tensor> create(int32_t ndim, const int64_t *shape, cvDataType dtype, const char *layout,
+                              const Ref<Stream> &stream = nullptr);
 
     const TensorDesc &desc() const noexcept { return desc_; }
     bool ownsMemory() const noexcept { return owned_; }

@@ -8,6 +8,8 @@
 // pairs.
 #include "flip.hpp"
 
+#include <vector>
+
 #include <cstdint>
 #include <initializer_list>
 
@@ -554,6 +556,39 @@ cudaError_t launchGroups(int64_t P, const FlipParams &p, cudaStream_t stream) {
 }
 
 } // namespace
+
+namespace {
+
+template <int... Vs> void listRowCopy(std::vector<const void *> &out) {
+    (out.push_back(reinterpret_cast<const void *>(&flipRowCopy<Vs, true>)), ...);
+    (out.push_back(reinterpret_cast<const void *>(&flipRowCopy<Vs, false>)), ...);
+}
+template <int... Ps> void listColumnGroups(std::vector<const void *> &out) {
+    (out.push_back(reinterpret_cast<const void *>(&flipColumnGroups<Ps>)), ...);
+}
+template <int... Us> void listColumnUnits(std::vector<const void *> &out) {
+    (out.push_back(reinterpret_cast<const void *>(&flipColumnUnits<Us>)), ...);
+}
+template <int... Es> void listGeneric(std::vector<const void *> &out) {
+    (out.push_back(reinterpret_cast<const void *>(&flipGeneric<Es>)), ...);
+}
+
+} // namespace
+
+cudaError_t preloadFlipKernels() {
+    // The same instantiations as the dispatch below launches.
+    std::vector<const void *> kernels;
+    listRowCopy<1, 2, 4, 8, 16>(kernels);
+    listColumnGroups<1, 2, 3, 4, 6, 8, 12, 16, 24, 48>(kernels);
+    listColumnUnits<1, 2, 4, 8, 16>(kernels);
+    listGeneric<1, 2, 4, 8>(kernels);
+    for (const void *kernel : kernels) {
+        cudaFuncAttributes attributes;
+        const cudaError_t err = cudaFuncGetAttributes(&attributes, kernel);
+        if (err != cudaSuccess) return err;
+    }
+    return cudaSuccess;
+}
 
 FlipPlan planFlipKernel(const FlipParams &in) {
     FlipPlan plan{};

@@ -42,6 +42,11 @@ struct FlipPlan {
 // Chooses the kernel and normalises the view; pure host arithmetic, no CUDA call.
 FlipPlan planFlipKernel(const FlipParams &p);
 
+// Loads every flip kernel on the current device (cudaFuncGetAttributes). With CUDA's lazy module loading a kernel
+// is otherwise loaded at its first launch, which may wait for all work on the device: a host sync hidden in the
+// first operation. Call it where the library may block: stream creation, first allocation.
+cudaError_t preloadFlipKernels();
+
 // Enqueues the flip on `stream`; returns the launch status (never blocks the host). Counts no statistics.
 cudaError_t launchFlip(const FlipParams &p, cudaStream_t stream);
 

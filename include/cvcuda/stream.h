@@ -14,12 +14,15 @@ typedef struct cvStream_t *cvStream;
 /** Creates a new NON-BLOCKING CUDA stream (cudaStreamNonBlocking) on the calling thread's current device: it is not
  *  implicitly ordered with the legacy default stream nor with PyTorch's streams; the library orders it against other
  *  streams through events. *out receives a handle with one reference (release it with cvStreamRelease).
+ *  The first stream made on a device also loads the library's kernels there, which may wait for work already on
+ *  the device (CUDA's lazy loading would otherwise do it, unannounced, at an operator's first launch).
  *  Errors: CV_ERROR_INVALID_ARGUMENT (out is NULL), CV_ERROR_NO_DEVICE, CV_ERROR_CUDA. */
 CV_API cvStatus cvStreamCreate(cvStream *out);
 
 /** Adopts an existing cudaStream_t without taking ownership (it is never destroyed by the library; the caller keeps
  *  it alive while the handle or any work on it is in use). cudaStream == NULL adopts CUDA's legacy default stream.
- *  The device is the calling thread's current device. *out receives one reference.
+ *  The device is the calling thread's current device. *out receives one reference. Loads the library's kernels on
+ *  that device the first time, as cvStreamCreate does.
  *  Errors: CV_ERROR_INVALID_ARGUMENT (out is NULL), CV_ERROR_NO_DEVICE. */
 CV_API cvStatus cvStreamWrap(void *cudaStream, cvStream *out);
 

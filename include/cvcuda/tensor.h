@@ -43,6 +43,13 @@ CV_API cvStatus cvTensorWrap(const cvArrayInterface *cai, const char *layout, cv
  *  CV_ERROR_OUT_OF_MEMORY, CV_ERROR_CUDA. */
 CV_API cvStatus cvTensorCreate(int32_t ndim, const int64_t *shape, cvDataType dtype, const char *layout, cvTensor *out);
 
+/** As cvTensorCreate, but the allocation is stream-ordered on `stream` (on the stream's device): work enqueued on
+ *  `stream` may use the memory at once, with no event; other streams are ordered after the allocation through the
+ *  usual hazard tracking. The fastest way to make an operator's output. Never blocks the host.
+ *  Errors: as cvTensorCreate, and CV_ERROR_INVALID_ARGUMENT for a NULL stream. */
+CV_API cvStatus cvTensorCreateOnStream(cvStream stream, int32_t ndim, const int64_t *shape, cvDataType dtype,
+                                       const char *layout, cvTensor *out);
+
 /** Adds a reference. NULL is a no-op. */
 CV_API void cvTensorRetain(cvTensor tensor);
 

@@ -53,6 +53,14 @@ TEST_CASE("without a device, cvTensorCreate validates, then reports no device", 
     CHECK(lastError() == "cvTensorCreate: shape is NULL");
 }
 
+TEST_CASE("cvTensorCreateOnStream needs a stream: without one it is an invalid argument, on any machine", "[capi]") {
+    const int64_t shape[] = {4, 5, 3};
+    cvTensor t = nullptr;
+    CHECK(cvTensorCreateOnStream(nullptr, 3, shape, CV_DTYPE_UINT8, "HWC", &t) == CV_ERROR_INVALID_ARGUMENT);
+    CHECK(lastError() == "cvTensorCreateOnStream: stream is NULL");
+    CHECK(t == nullptr);
+}
+
 // Recording the producer event needs the device, so this one wrap fails without one.
 TEST_CASE("without a device, wrapping with a real producer stream reports no device", "[nodevice]") {
     CVTEST_REQUIRE_NO_DEVICE();

@@ -37,9 +37,10 @@ def test_with_is_per_thread(gpu):
 
 def test_operator_without_stream_uses_the_current_one(torch):
     stream = cvcuda.Stream()
-    make_busy(torch, torch.cuda.ExternalStream(stream.handle), 50)
     src = cvcuda.as_tensor(torch.zeros((8, 8, 3), dtype=torch.uint8, device="cuda"), "HWC")
-    torch.cuda.synchronize()
+    cvcuda.flip(src, 0, stream=stream)  # pays the wrapper's defensive device sync now, not after the stream is busy
+    stream.sync()
+    make_busy(torch, torch.cuda.ExternalStream(stream.handle), 50)
     with stream:
         out = cvcuda.flip(src, 1)
     assert out.cuda().__cuda_array_interface__["stream"] == stream.handle  # the write pending on `stream`

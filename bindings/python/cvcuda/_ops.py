@@ -8,7 +8,7 @@ from ._stream import stream_argument
 from ._tensor import Tensor, _adopt_owned, _hold_owner, _scratch
 
 _flip = lib.cvFlip
-_create = lib.cvTensorCreate
+_create_on_stream = lib.cvTensorCreateOnStream
 
 
 def _flip_code(flipCode: Any) -> None:
@@ -27,7 +27,8 @@ def flip(src: Tensor, flipCode: int, *, stream: Optional[Any] = None) -> Tensor:
     ``flipCode == 0`` flips around the x-axis (rows: ``dst[y][x] = src[H-1-y][x]``), ``> 0`` around the y-axis
     (columns: ``dst[y][x] = src[y][W-1-x]``), ``< 0`` both. ``src`` needs a layout with H directly followed by W
     (``HW, HWC, NHWC, CHW, NCHW, NHW``); any element type and channel count; any strides.
-    The result is C-contiguous, with the shape, dtype and layout of ``src``, allocated on the current device.
+    The result is C-contiguous, with the shape, dtype and layout of ``src``, allocated stream-ordered on ``stream``
+    (its device).
 
     :param stream: where the work runs: a :class:`Stream`, a ``torch.cuda.Stream``, an int ``cudaStream_t``, or
         None for :attr:`Stream.current`. The stream first waits (events) for pending writes to ``src`` on other
@@ -49,7 +50,7 @@ def flip(src: Tensor, flipCode: int, *, stream: Optional[Any] = None) -> Tensor:
     except AttributeError:
         raise _not_a_tensor("src", src) from None
     out = _scratch.tensor
-    status = _create(like[0], like[1], like[2], like[3], out)
+    status = _create_on_stream(cv_stream, like[0], like[1], like[2], like[3], out)
     if status:
         raise error_from_status(lib, status)
     dst = _adopt_owned(out[0])
