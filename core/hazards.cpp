@@ -241,39 +241,44 @@ void retire(Tensor &tensor) noexcept {
     std::vector<Deferred> ready;
     try {
         std::lock_guard<std::mutex> lock(e.mutex);
+        // Pending accesses are looked up (cudaEventQuery, slow) only where they matter: for a cleanup callback, and
+        // for foreign memory, whose region must outlive its pending work.
+        const bool needPending = tensor.cleanup != nullptr || !tensor.ownsMemory();
         std::vector<Ref<Event>> pending;
-        Ref<Stream> onlyStream; // the one stream with pending accesses, if there is exactly one
+        Ref<Stream> onlyStream; // the one stream that accessed the memory, if there is exactly one
         bool oneStream = true;
-        if (Region *root = rootOf(tensor)) {
+        Region *root = rootOf(tensor);
+        if (root != nullptr)
             for (auto *accesses : {&root->writers, &root->readers})
                 for (Access &a : *accesses) {
-                    if (eventOf(a).done()) continue;
-                    pending.push_back(a.event);
                     if (!onlyStream) onlyStream = a.stream;
                     else if (!sameStream(*onlyStream, *a.stream)) oneStream = false;
+                    if (needPending && !eventOf(a).done()) pending.push_back(a.event);
                 }
-        }
-        const bool idle = pending.empty();
-        if (tensor.ownsMemory() && tensor.desc().data != 0) {
+        if (tensor.ownsMemory() && root != nullptr) {
             DeviceGuard guard(tensor.device);
-            // Stream-ordered free: on the one stream still using the memory (no wait needed), else on the allocation
-            // stream after waiting for every pending access.
-            const Stream &freeOn = idle || !oneStream ? *deviceResources(tensor.device).allocStream : *onlyStream;
-            if (!oneStream)
-                for (const Ref<Event> &ev : pending) waitEvent(freeOn, *ev);
+            // Stream-ordered free, with no need to know whether the work has finished: on the one stream that used the
+            // memory, or on the allocation stream after waiting for every access (a completed event costs nothing).
+            const Stream &freeOn = onlyStream && oneStream ? *onlyStream : *deviceResources(tensor.device).allocStream;
+            if (!(onlyStream && oneStream))
+                for (auto *accesses : {&root->writers, &root->readers})
+                    for (Access &a : *accesses) waitEvent(freeOn, eventOf(a));
             (void)cudaFreeAsync(reinterpret_cast<void *>(tensor.desc().data), freeOn.handle());
         }
+        // Owned memory is freed stream-ordered (the pool orders any reuse), so its region can be forgotten at once;
+        // foreign memory's only while nothing is pending on it.
+        const bool idle = tensor.ownsMemory() || pending.empty();
         if (tensor.cleanup != nullptr) {
             Deferred d{std::move(pending), tensor.cleanup, tensor.cleanupUserData};
             if (allDone(d.events)) ready.push_back(std::move(d));
             else e.deferred.push_back(std::move(d));
         }
-        Ref<Region> root(rootOf(tensor));
+        Ref<Region> held(root);
         tensor.region = nullptr;
-        // Forget a region that nobody views and no GPU work uses any more, with the streams and events it holds.
-        if (root && root->useCount() == 2 && idle) {
-            auto it = e.regions.find(root->lo);
-            if (it != e.regions.end() && it->second == root) e.regions.erase(it);
+        // Forget a region that nobody else views, with the streams and events it holds.
+        if (held && held->useCount() == 2 && idle) {
+            auto it = e.regions.find(held->lo);
+            if (it != e.regions.end() && it->second == held) e.regions.erase(it);
         }
     } catch (...) {
         // Release cannot report errors; a failed free leaks rather than corrupts.

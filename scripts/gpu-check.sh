@@ -41,7 +41,8 @@ step() { # step NAME LOGFILE COMMAND... : runs, keeps the log, records the resul
 step "build (gpu_arch=90)" build.log bash -c "meson setup $build -Dgpu_arch=90 --wipe >/dev/null 2>&1 || meson setup $build -Dgpu_arch=90 && ninja -C $build"
 rm -f "$build"/test-results/*.xml
 step "all tests, CVCUDA_REQUIRE_GPU=1" tests.log meson test -C "$build" --print-errorlogs --num-processes 1 --timeout-multiplier 4
-summary=$(python3 scripts/summarize_tests.py "$build")
+python3 scripts/summarize_tests.py "$build" --list-skips >"$logs/test-summary.log"
+summary=$(tail -n 1 "$logs/test-summary.log")
 if [ $sanitizer = 1 ]; then
     for exe in tests/engine/test_engine tests/kernels/test_kernels; do
         [ -x "$build/$exe" ] || continue
@@ -54,6 +55,7 @@ export PYTHONPATH="$root/bindings/python${PYTHONPATH:+:$PYTHONPATH}"
 step "main job (samples/interoperability/pytorch_interop.py)" sample.log \
     python3 samples/interoperability/pytorch_interop.py --out docs/img/contact_sheet.png
 if [ $bench = 1 ]; then
+    step "benchmark host_overhead (C API vs raw CUDA calls)" bench-host_overhead.log "$build/bench/host_overhead"
     for b in bench/*.py; do
         [ -f "$b" ] || continue
         step "benchmark $(basename "$b")" "bench-$(basename "$b" .py).log" python3 "$b"
@@ -77,6 +79,11 @@ fi
     printf '%s\n' "${rows[@]}"
     echo
     echo "Test cases (Catch2 + pytest, GPU tests required): **$summary**"
+    echo
+    echo "Skipped cases (a GPU test may not skip here; these are no-device tests, which need the GPU hidden):"
+    echo '```'
+    grep '^- skipped' "$logs/test-summary.log" || echo "(none)"
+    echo '```'
     echo
     echo "Main job summary:"
     echo '```'

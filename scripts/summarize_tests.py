@@ -2,7 +2,7 @@
 
 Counts test cases (not assertions): the <testcase> elements of the JUnit files that suites write to
 <build>/test-results/<meson test name>.xml (Catch2, pytest). A Meson test without such a file counts as one case
-(exit 77 = skipped). A Meson test that failed without reporting a failed case (e.g. it crashed before writing its
+(exit 77 = skipped). With --list-skips, each skipped case is listed with its reason first. A Meson test that failed without reporting a failed case (e.g. it crashed before writing its
 report) counts as one more failure.
 """
 import json
@@ -11,21 +11,25 @@ import sys
 import xml.etree.ElementTree as ET
 
 
-def junit_cases(path):
+def junit_cases(path, skips=None):
     passed = failed = skipped = 0
     for case in ET.parse(path).getroot().iter("testcase"):
-        tags = {child.tag for child in case}
-        if tags & {"failure", "error"}:
+        tags = {child.tag: child for child in case}
+        if "failure" in tags or "error" in tags:
             failed += 1
         elif "skipped" in tags or case.get("status") == "skipped":
             skipped += 1
+            if skips is not None:
+                reason = tags["skipped"].get("message") or (tags["skipped"].text or "") if "skipped" in tags else ""
+                skips.append(f"{path.stem}: {case.get('name')}: {' '.join(reason.split())[:160]}")
         else:
             passed += 1
     return passed, failed, skipped
 
 
-def main(build):
+def main(build, list_skips=False):
     build = pathlib.Path(build)
+    skips = [] if list_skips else None
     results = build / "test-results"
     passed = failed = skipped = 0
     log = build / "meson-logs" / "testlog.json"
@@ -34,14 +38,17 @@ def main(build):
         xml = results / f"{entry['name'].split(':')[-1]}.xml"
         ok = entry.get("result") in ("OK", "EXPECTEDFAIL")
         if xml.exists():
-            p, f, s = junit_cases(xml)
+            p, f, s = junit_cases(xml, skips)
             if not ok and entry.get("result") != "SKIP" and f == 0:
                 f += 1
         else:
             p, f, s = (1, 0, 0) if ok else (0, 0, 1) if entry.get("result") == "SKIP" else (0, 1, 0)
         passed, failed, skipped = passed + p, failed + f, skipped + s
+    for line in skips or []:
+        print(f"- skipped: {line}")
     print(f"{passed} passed, {failed} failed, {skipped} skipped")
 
 
 if __name__ == "__main__":
-    main(sys.argv[1] if len(sys.argv) > 1 else "build")
+    args = [a for a in sys.argv[1:] if a != "--list-skips"]
+    main(args[0] if args else "build", list_skips="--list-skips" in sys.argv)
