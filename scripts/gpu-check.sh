@@ -5,6 +5,7 @@
 # slowing kernels, and the [large] cases, too slow under it); writes the record to docs/verification/gpu-check.md and logs to
 # docs/verification/logs/. Usage: scripts/gpu-check.sh [--quick] [--no-bench] [--no-sanitizer]
 # Python packages missing there (cffi, pycparser) are taken from wheels in .whl/ when present.
+# CVCUDA_RUST_SAMPLE=<binary> also runs the Rust sample built elsewhere (no cargo on the GPU machine).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -49,6 +50,12 @@ if [ $sanitizer = 1 ]; then
         step "compute-sanitizer memcheck $(basename "$exe")" "memcheck-$(basename "$exe").log" \
             compute-sanitizer --tool memcheck --error-exitcode 1 "$build/$exe" '~[negative-control]~[large]'
     done
+fi
+# The Rust sample is built where cargo is (the development machine has it, this one has not): pass its binary in
+# CVCUDA_RUST_SAMPLE to run its GPU path here against this build of the library.
+if [ -n "${CVCUDA_RUST_SAMPLE:-}" ] && [ -x "$CVCUDA_RUST_SAMPLE" ]; then
+    step "Rust sample (binary built on the development machine)" rust-sample.log \
+        env LD_LIBRARY_PATH="$root/$build" "$CVCUDA_RUST_SAMPLE"
 fi
 export CVCUDA_C_LIBRARY="$root/$build/libcvcuda_c.so.1"
 export PYTHONPATH="$root/bindings/python${PYTHONPATH:+:$PYTHONPATH}"
