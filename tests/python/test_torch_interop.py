@@ -130,3 +130,32 @@ def test_stats_count_kernel_launches(torch):
     assert stats["kernelLaunches"] == 3
     assert stats["deviceSyncs"] == 0
     assert stats["liveStreams"] >= 1 and stats["liveTensors"] >= 1
+
+
+def test_the_torch_bridge_follows_what_torch_exports(torch, monkeypatch):
+    """The seed: if PyTorch adopts CAI v3 with a real writer stream, that stream is used and the defensive sync is
+    skipped. The fast bridge checks torch's own CAI once; a torch that reports a stream goes through its CAI."""
+    from cvcuda import _tensor
+
+    src = random_nhwc(torch, "uint8")
+    cvcuda.as_tensor(src, "NHWC")
+    assert _tensor._torch_stream_key == ("stream" in src.__cuda_array_interface__)
+
+    class TorchWithStream(torch.Tensor):  # what a CAI v3 torch would export: the stream that wrote the tensor
+        @property
+        def __cuda_array_interface__(self):
+            cai = dict(torch.Tensor.__cuda_array_interface__.__get__(self))
+            cai["version"], cai["stream"] = 3, torch.cuda.current_stream().cuda_stream
+            return cai
+
+    monkeypatch.setattr(_tensor, "_torch_stream_key", None)
+    producer = torch.cuda.Stream()
+    with torch.cuda.stream(producer):
+        v3 = src.as_subclass(TorchWithStream)
+        wrapped = cvcuda.as_tensor(v3, "NHWC")
+    cvcuda.reset_stats()
+    stream = cvcuda.Stream()
+    out = cvcuda.flip(wrapped, -1, stream=stream)
+    stream.sync()
+    assert cvcuda.stats()["deviceSyncs"] == 0  # the named producer stream was waited on with an event instead
+    assert torch.equal(torch.as_tensor(out.cuda(), device="cuda"), torch.flip(src, [1, 2]))

@@ -440,6 +440,19 @@ def _find_torch():
     return _torch_tensor_type
 
 
+_torch_stream_key = None  # does this torch's CAI carry a "stream" key? Read off the first tensor wrapped.
+
+
+def _torch_reports_stream(t: Any) -> bool:
+    """True when torch's own CAI names the producer stream (CAI v3). The fast bridge below reads torch's metadata
+    directly and assumes torch's CAI v2 (producer stream unknown, as PyTorch 2.x exports); a torch that adopts CAI v3
+    is detected here and then always goes through its CAI, so its real writer stream skips the defensive sync."""
+    global _torch_stream_key
+    if _torch_stream_key is None:
+        _torch_stream_key = "stream" in t.__cuda_array_interface__
+    return _torch_stream_key
+
+
 def _wrap_torch(t: Any, layout: Any) -> "Tensor":
     if not t.is_cuda:
         raise TypeError(
@@ -451,7 +464,7 @@ def _wrap_torch(t: Any, layout: Any) -> "Tensor":
             "cvcuda.as_tensor: the torch tensor requires grad; wrap tensor.detach() instead (same memory, no autograd)"
         )
     entry = _torch_table.get(t.dtype)
-    if entry is None or t.layout is not _torch_strided:
+    if entry is None or t.layout is not _torch_strided or _torch_reports_stream(t):
         return _wrap_dict(t, t.__cuda_array_interface__, layout)  # let C judge what torch exports
     layout_arg = _layout_argument(layout, "cvcuda.as_tensor")
     scratch = _scratch
@@ -489,7 +502,9 @@ def as_tensor(obj: Any, layout: Optional[str] = None) -> Tensor:
     :param obj: the producer. Its CAI dict (spec: CUDA Array Interface v3, Numba docs) must have ``shape``,
         ``typestr``, ``data`` = (pointer, readonly) and ``version`` (2 or 3); ``strides`` (bytes; absent or None =
         C-contiguous; negative and zero allowed); ``mask`` absent or None; ``stream`` absent, None or an int.
-        PyTorch tensors are read directly (faster than their CAI getter), and torch.bfloat16 is recognised.
+        PyTorch tensors are read directly (faster than their CAI getter) as long as torch's CAI names no stream
+        (checked once: a torch exporting CAI v3 with its writer stream is read through its CAI, so that stream is
+        used and the defensive sync skipped), and torch.bfloat16 is recognised.
     :param layout: one upper-case label per dimension from N, C, H, W, D, F (``"NHWC"``) or None. For an object
         returned by :meth:`Tensor.cuda`, None keeps that tensor's layout.
     :returns: a Tensor that keeps ``obj`` alive until the Tensor is gone **and** every GPU operation that used it
