@@ -42,6 +42,7 @@ step() { # step NAME LOGFILE COMMAND... : runs, keeps the log, records the resul
 step "build (gpu_arch=90)" build.log bash -c "meson setup $build -Dgpu_arch=90 --wipe >/dev/null 2>&1 || meson setup $build -Dgpu_arch=90 && ninja -C $build"
 rm -f "$build"/test-results/*.xml
 step "all tests, CVCUDA_REQUIRE_GPU=1" tests.log meson test -C "$build" --print-errorlogs --num-processes 1 --timeout-multiplier 4
+cp "$build/meson-logs/testlog.txt" "$logs/testlog.txt" # every test's own output, passing ones too
 python3 scripts/summarize_tests.py "$build" --list-skips >"$logs/test-summary.log"
 summary=$(tail -n 1 "$logs/test-summary.log")
 if [ $sanitizer = 1 ]; then
@@ -90,6 +91,24 @@ fi
     echo "Skipped cases (a GPU test may not skip here; these are no-device tests, which need the GPU hidden):"
     echo '```'
     grep '^- skipped' "$logs/test-summary.log" || echo "(none)"
+    echo '```'
+    echo
+    echo "Every Meson test of the run (the ABI consumers among them: C, C++, dlopen plugin host, install tree):"
+    echo
+    echo "| meson test | result | time |"
+    echo "|---|---|---|"
+    python3 - "$build/meson-logs/testlog.json" <<'PY'
+import json, sys
+for line in open(sys.argv[1]):
+    t = json.loads(line)
+    print(f"| {t['name'].split(':')[-1]} | {t['result']} | {t['duration']:.1f} s |")
+PY
+    echo
+    echo "Counts the stream-engine suite reported (Catch2 WARN lines of tests/engine):"
+    echo '```'
+    awk '/warning:$/ {grab=1; next} grab && NF == 0 {grab=0; print "--"; next} grab {sub(/^ +/, ""); printf "%s ", $0}' \
+        "$logs/testlog.txt" | tr -s ' ' | sed 's/ -- /\n/g; s/ --$//'
+    echo
     echo '```'
     echo
     echo "Main job summary:"
