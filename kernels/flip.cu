@@ -231,11 +231,18 @@ __device__ __forceinline__ void waitShared() {
 #endif
 }
 
-// Groups of G = lcm(P, 16) bytes: whole pixels and whole 16-byte vectors at once.
+// Groups of G = lcm(P, 16) bytes: whole pixels and whole 16-byte vectors at once. A warp unit moves K group pairs
+// per lane: 2 (64 pairs, >= 2 KiB per warp in flight) where a lane holds its pairs in registers (V == 1), 1 (32
+// pairs, 3 KiB) where the warp stages them in shared memory (V > 1). With 1, a staged launch has twice the units, each
+// in flight for half as long: 0.01-0.04 x copy faster on every staged row of bench/flip_bench.py, large or small
+// (docs/perf.md). A staged unit's two spans, or a whole-row unit, take 2 * 32 * K groups of shared memory.
+__host__ __device__ constexpr int groupBytes(int P) { return P % 16 == 0 ? P : (16 % P == 0 ? 16 : 48); }
+__host__ __device__ constexpr int pairsPerLane(int V) { return V == 1 ? 2 : 1; }
+__host__ __device__ constexpr int stageVectors(int V) { return 2 * kWarp * pairsPerLane(V) * V; }
 template <int P> struct GroupShape {
-    static constexpr int G = (P % 16 == 0) ? P : (16 % P == 0 ? 16 : 48);
-    static constexpr int V = G / 16;                 // vectors per group
-    static constexpr int pairsPerLane = 2; // a unit moves 64 pairs: >= 2 KiB per warp in flight
+    static constexpr int G = groupBytes(P);
+    static constexpr int V = G / 16; // vectors per group
+    static constexpr int K = pairsPerLane(V);
     static_assert(G % P == 0 && G % 16 == 0 && V <= 3, "pixel size without a group shape");
 };
 
@@ -261,8 +268,8 @@ template <int P> __device__ __forceinline__ void flipMiddle(const char *s, char 
 template <int P>
 __global__ void __launch_bounds__(kBlockThreads, 4) flipColumnGroups(FlipParams p, int64_t rowBytes, UnitShape shape) {
     using Shape = GroupShape<P>;
-    constexpr int G = Shape::G, V = Shape::V, slots = kWarp * Shape::pairsPerLane;
-    __shared__ uint4 stage[V == 1 ? 1 : kWarpsPerBlock][2][V == 1 ? 1 : slots * V]; // 48 KiB for V == 3
+    constexpr int G = Shape::G, V = Shape::V, K = Shape::K, slots = kWarp * K;
+    __shared__ uint4 stage[V == 1 ? 1 : kWarpsPerBlock][2][V == 1 ? 1 : slots * V]; // 24 KiB for V == 3
     const int64_t rows = p.shape[kOuter1] * p.shape[kOuter0] * p.shape[kHeight];
     const int64_t units = (rows + shape.rowsPerUnit - 1) / shape.rowsPerUnit * shape.segments;
     const int64_t pairs = rowBytes / (2 * G);
@@ -273,7 +280,6 @@ __global__ void __launch_bounds__(kBlockThreads, 4) flipColumnGroups(FlipParams 
         const WarpRows wr(p, up.firstRow, up.count, p.shape[kHeight], p.flipRows);
         const int used = up.count * up.n;
         if constexpr (V == 1) {
-            constexpr int K = Shape::pairsPerLane;
             uint32_t front[K][4], back[K][4];
             RowOffsets r[K];
             int64_t k[K];
@@ -300,7 +306,7 @@ __global__ void __launch_bounds__(kBlockThreads, 4) flipColumnGroups(FlipParams 
                 }
             }
         } else {
-            constexpr int K = Shape::pairsPerLane, spanVectors = slots * V;
+            constexpr int spanVectors = slots * V;
             uint4(&front)[spanVectors] = stage[threadIdx.x / kWarp][0];
             uint4(&back)[spanVectors] = stage[threadIdx.x / kWarp][1];
             const int rowVectors = up.n * V; // per row of the unit, in each span
@@ -360,6 +366,65 @@ __global__ void __launch_bounds__(kBlockThreads, 4) flipColumnGroups(FlipParams 
             const RowOffsets r = wr.of(j);
             flipMiddle<P>(p.src + r.src + m0, p.dst + r.dst + m0, rowBytes - 2 * m0, p.inPlace);
         }
+    }
+}
+
+// Horizontal flip of short packed rows that follow each other in memory (row stride R = rowBytes on both sides; R a
+// multiple of 16, rows 16-byte aligned). A warp unit is a run of up to `rowsPerUnit` whole rows of one plane: one
+// contiguous span, copied into the warp's stage (cp.async), reversed there group pair by group pair (the middle group
+// of an odd count mirrors onto itself), and written back as one span. Every lane touches consecutive vectors of one
+// span, so no 32-byte sector is fetched twice, as it is where a row's front and back halves are separate spans that
+// meet inside a sector. In place is race-free: a unit reads all of its rows before it writes any.
+template <int P>
+__global__ void __launch_bounds__(kBlockThreads, 4) flipColumnRows(FlipParams p, int64_t rowBytes, int rowsPerUnit) {
+    using Shape = GroupShape<P>;
+    constexpr int G = Shape::G, V = Shape::V, spanVectors = stageVectors(V);
+    __shared__ uint4 stage[kWarpsPerBlock][spanVectors]; // 16 KiB for V == 1, 24 KiB for V == 3
+    uint4(&span)[spanVectors] = stage[threadIdx.x / kWarp];
+    const int64_t height = p.shape[kHeight];
+    const int64_t blocksPerPlane = (height + rowsPerUnit - 1) / rowsPerUnit;
+    const int64_t units = p.shape[kOuter1] * p.shape[kOuter0] * blocksPerPlane;
+    const int rowVectors = static_cast<int>(rowBytes / 16), groups = static_cast<int>(rowBytes / G);
+    const int halfGroups = (groups + 1) / 2;
+    const WarpLoop loop;
+    const int l = lane();
+    for (int64_t u = loop.first; u < units; u += loop.step) {
+        int64_t block, o0;
+        const int64_t plane = divmod(u, blocksPerPlane, block);
+        const int64_t o1 = divmod(plane, p.shape[kOuter0], o0);
+        const int64_t h0 = block * rowsPerUnit;
+        const int count = static_cast<int>(height - h0 < rowsPerUnit ? height - h0 : rowsPerUnit);
+        const char *s = p.src + o1 * p.srcStrides[kOuter1] + o0 * p.srcStrides[kOuter0] + h0 * rowBytes;
+        char *d = p.dst + o1 * p.dstStrides[kOuter1] + o0 * p.dstStrides[kOuter0] + h0 * rowBytes;
+        const int vectors = count * rowVectors;
+#pragma unroll 4
+        for (int i = l; i < spanVectors; i += kWarp)
+            if (i < vectors) copyToShared(&span[i], s + 16 * int64_t(i));
+        waitShared();
+        __syncwarp();
+        for (int q = l; q < count * halfGroups; q += kWarp) {
+            const int j = static_cast<unsigned>(q) / static_cast<unsigned>(halfGroups), k = q - j * halfGroups;
+            uint4 *front = &span[j * rowVectors + k * V], *back = &span[j * rowVectors + (groups - 1 - k) * V];
+            // Both groups are read before either is written (they are one group in the middle of an odd count).
+            uint32_t x[G / 4], y[G / 4], r[G / 4];
+#pragma unroll
+            for (int v = 0; v < V; ++v) {
+                const uint4 f = front[v], b = back[v];
+                x[4 * v] = f.x, x[4 * v + 1] = f.y, x[4 * v + 2] = f.z, x[4 * v + 3] = f.w;
+                y[4 * v] = b.x, y[4 * v + 1] = b.y, y[4 * v + 2] = b.z, y[4 * v + 3] = b.w;
+            }
+            reversePixels<P, G>(y, r);
+#pragma unroll
+            for (int v = 0; v < V; ++v) front[v] = make_uint4(r[4 * v], r[4 * v + 1], r[4 * v + 2], r[4 * v + 3]);
+            reversePixels<P, G>(x, r);
+#pragma unroll
+            for (int v = 0; v < V; ++v) back[v] = make_uint4(r[4 * v], r[4 * v + 1], r[4 * v + 2], r[4 * v + 3]);
+        }
+        __syncwarp();
+#pragma unroll 4
+        for (int i = l; i < spanVectors; i += kWarp)
+            if (i < vectors) store<16>(d + 16 * int64_t(i), span[i]);
+        __syncwarp(); // the next unit overwrites the stage
     }
 }
 
@@ -486,9 +551,22 @@ template <int V> cudaError_t launchRowCopy(const FlipParams &p, cudaStream_t str
 template <int P> cudaError_t launchColumnGroups(const FlipParams &p, cudaStream_t stream) {
     const int64_t rowBytes = p.shape[kWidth] * P;
     const int64_t rows = p.shape[kOuter1] * p.shape[kOuter0] * p.shape[kHeight];
-    const UnitShape shape = unitShape(rowBytes / (2 * GroupShape<P>::G), kWarp * GroupShape<P>::pairsPerLane);
+    const UnitShape shape = unitShape(rowBytes / (2 * GroupShape<P>::G), kWarp * GroupShape<P>::K);
     flipColumnGroups<P><<<gridFor(ceilDiv(rows, shape.rowsPerUnit) * shape.segments), kBlockThreads, 0, stream>>>(p, rowBytes, shape);
     return cudaGetLastError();
+}
+
+// The whole-row kernel takes as many rows per unit as its stage holds (at least two: planFlipKernel's condition).
+template <int P> cudaError_t launchColumnRows(const FlipParams &p, cudaStream_t stream) {
+    const int64_t rowBytes = p.shape[kWidth] * P;
+    const int rows = static_cast<int>(stageVectors(GroupShape<P>::V) / (rowBytes / 16));
+    const int64_t units = p.shape[kOuter1] * p.shape[kOuter0] * ceilDiv(p.shape[kHeight], rows);
+    flipColumnRows<P><<<gridFor(units), kBlockThreads, 0, stream>>>(p, rowBytes, rows);
+    return cudaGetLastError();
+}
+
+template <int P> cudaError_t launchGroupsOf(bool wholeRows, const FlipParams &p, cudaStream_t stream) {
+    return wholeRows ? launchColumnRows<P>(p, stream) : launchColumnGroups<P>(p, stream);
 }
 
 template <int U> cudaError_t launchColumnUnits(const FlipParams &p, int64_t pixelBytes, cudaStream_t stream) {
@@ -539,18 +617,18 @@ cudaError_t launchGenericOf(int elemSize, const FlipParams &p, cudaStream_t stre
     }
 }
 
-cudaError_t launchGroups(int64_t P, const FlipParams &p, cudaStream_t stream) {
+cudaError_t launchGroups(bool wholeRows, int64_t P, const FlipParams &p, cudaStream_t stream) {
     switch (P) {
-    case 1: return launchColumnGroups<1>(p, stream);
-    case 2: return launchColumnGroups<2>(p, stream);
-    case 3: return launchColumnGroups<3>(p, stream);
-    case 4: return launchColumnGroups<4>(p, stream);
-    case 6: return launchColumnGroups<6>(p, stream);
-    case 8: return launchColumnGroups<8>(p, stream);
-    case 12: return launchColumnGroups<12>(p, stream);
-    case 16: return launchColumnGroups<16>(p, stream);
-    case 24: return launchColumnGroups<24>(p, stream);
-    case 48: return launchColumnGroups<48>(p, stream);
+    case 1: return launchGroupsOf<1>(wholeRows, p, stream);
+    case 2: return launchGroupsOf<2>(wholeRows, p, stream);
+    case 3: return launchGroupsOf<3>(wholeRows, p, stream);
+    case 4: return launchGroupsOf<4>(wholeRows, p, stream);
+    case 6: return launchGroupsOf<6>(wholeRows, p, stream);
+    case 8: return launchGroupsOf<8>(wholeRows, p, stream);
+    case 12: return launchGroupsOf<12>(wholeRows, p, stream);
+    case 16: return launchGroupsOf<16>(wholeRows, p, stream);
+    case 24: return launchGroupsOf<24>(wholeRows, p, stream);
+    case 48: return launchGroupsOf<48>(wholeRows, p, stream);
     default: return cudaErrorInvalidValue;
     }
 }
@@ -565,6 +643,7 @@ template <int... Vs> void listRowCopy(std::vector<const void *> &out) {
 }
 template <int... Ps> void listColumnGroups(std::vector<const void *> &out) {
     (out.push_back(reinterpret_cast<const void *>(&flipColumnGroups<Ps>)), ...);
+    (out.push_back(reinterpret_cast<const void *>(&flipColumnRows<Ps>)), ...);
 }
 template <int... Us> void listColumnUnits(std::vector<const void *> &out) {
     (out.push_back(reinterpret_cast<const void *>(&flipColumnUnits<Us>)), ...);
@@ -624,7 +703,7 @@ FlipPlan planFlipKernel(const FlipParams &in) {
     if (p.flipRows && p.flipCols && p.srcStrides[kHeight] == rowBytes && p.dstStrides[kHeight] == rowBytes) {
         p.shape[kWidth] *= p.shape[kHeight];
         p.shape[kHeight] = 1;
-        p.srcStrides[kHeight] = p.dstStrides[kHeight] = rowBytes * p.shape[kWidth];
+        p.srcStrides[kHeight] = p.dstStrides[kHeight] = p.shape[kWidth] * pixel; // one merged row
         p.flipRows = false;
     }
     const int64_t src = static_cast<int64_t>(reinterpret_cast<uintptr_t>(p.src));
@@ -639,10 +718,24 @@ FlipPlan planFlipKernel(const FlipParams &in) {
         plan.unitBytes = p.elemSize;
         return plan;
     }
+    // Rows that follow each other across images (and outer1) form one plane, so that whole-row units span images.
+    // Not under a row flip, which mirrors rows within each image.
+    for (int dim : {kOuter0, kOuter1}) {
+        const int64_t h = p.shape[kHeight];
+        const bool chains = p.shape[dim] == 1 ||
+                            (p.srcStrides[dim] == h * p.srcStrides[kHeight] && p.dstStrides[dim] == h * p.dstStrides[kHeight]);
+        if (p.flipRows || !chains) break;
+        p.shape[kHeight] *= p.shape[dim];
+        p.shape[dim] = 1;
+    }
     const int64_t fullRowBytes = p.shape[kWidth] * pixel;
     if (isGroupPixel(pixel) && rowAlignment(p, src, dst) == 16 && fullRowBytes % 16 == 0) {
-        plan.path = FlipPath::ColumnGroups;
         plan.unitBytes = 16;
+        // Whole-row units when rows follow each other and two fit in a warp's stage.
+        const bool follow =
+            p.shape[kHeight] > 1 && p.srcStrides[kHeight] == fullRowBytes && p.dstStrides[kHeight] == fullRowBytes;
+        const int64_t stageBytes = 16 * int64_t(stageVectors(groupBytes(static_cast<int>(pixel)) / 16));
+        plan.path = follow && 2 * fullRowBytes <= stageBytes ? FlipPath::ColumnRows : FlipPath::ColumnGroups;
         return plan;
     }
     plan.path = FlipPath::ColumnUnits;
@@ -656,7 +749,8 @@ cudaError_t launchFlip(const FlipParams &in, cudaStream_t stream) {
     switch (plan.path) {
     case FlipPath::Nothing: return cudaSuccess;
     case FlipPath::RowCopy: return launchRowCopyOf(plan.unitBytes, plan.params, stream);
-    case FlipPath::ColumnGroups: return launchGroups(plan.pixelBytes, plan.params, stream);
+    case FlipPath::ColumnGroups: return launchGroups(false, plan.pixelBytes, plan.params, stream);
+    case FlipPath::ColumnRows: return launchGroups(true, plan.pixelBytes, plan.params, stream);
     case FlipPath::ColumnUnits: return launchColumnUnitsOf(plan.unitBytes, plan.params, plan.pixelBytes, stream);
     case FlipPath::Generic: return launchGenericOf(plan.unitBytes, plan.params, stream);
     }

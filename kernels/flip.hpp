@@ -28,6 +28,7 @@ enum class FlipPath {
     Nothing,      // in place with nothing to move (e.g. a 1x1 image)
     RowCopy,      // rows copied whole (vertical flip or plain copy), vectors of `unitBytes`
     ColumnGroups, // horizontal flip of packed rows, 16-byte vectors, pixels reversed in registers
+    ColumnRows,   // horizontal flip of short packed rows that follow each other: runs of whole rows, 16-byte vectors
     ColumnUnits,  // horizontal flip of packed rows, one `unitBytes` piece of a pixel per thread
     Generic,      // one element per thread, any strides
 };
@@ -35,7 +36,7 @@ enum class FlipPath {
 struct FlipPlan {
     FlipPath path;
     int32_t unitBytes;  // RowCopy / ColumnUnits: bytes one thread moves at a time (1, 2, 4, 8 or 16)
-    int64_t pixelBytes; // ColumnGroups / ColumnUnits: bytes of one pixel (inner * elemSize)
+    int64_t pixelBytes; // ColumnGroups / ColumnRows / ColumnUnits: bytes of one pixel (inner * elemSize)
     FlipParams params;  // the normalised view the kernel runs on (flips folded into negative src strides, rows merged)
 };
 

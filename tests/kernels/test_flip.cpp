@@ -179,6 +179,20 @@ std::vector<FlipCase> rowEdgeTable() {
     return table;
 }
 
+// Many short rows (3 images of 37 rows): whole-row units that span images, end part-full and hold an odd group count
+// (80 x 3 bytes: 5 groups), next to the rows that do not follow each other (pitched) or fill no stage with two.
+std::vector<FlipCase> shortRowsTable() {
+    const int pixels[][2] = {{1, 1}, {1, 3}, {1, 4}, {1, 6}, {2, 3}, {4, 3}, {4, 4}, {8, 3}, {8, 6}};
+    const int64_t widths[] = {16, 80, 112, 224, 336};
+    const Variant variants[] = {{StrideKind::Packed, false}, {StrideKind::Packed, true}, {StrideKind::Pitched, false}};
+    std::vector<FlipCase> table;
+    for (const auto &px : pixels)
+        for (int64_t w : widths)
+            for (const Variant &v : variants)
+                for (int code : {1, -1}) table.push_back({"NHWC", px[0], 3, px[1], 37, w, code, v.kind, v.inPlace});
+    return table;
+}
+
 } // namespace
 
 TEST_CASE("cvFlip matches the CPU reference: layouts x element sizes x strides x flipCodes", "[gpu][flip]") {
@@ -189,6 +203,11 @@ TEST_CASE("cvFlip matches the CPU reference: layouts x element sizes x strides x
 TEST_CASE("cvFlip matches the CPU reference: NHWC rows around the fast paths' edges", "[gpu][flip]") {
     CVTEST_REQUIRE_GPU();
     runTable(rowEdgeTable());
+}
+
+TEST_CASE("cvFlip matches the CPU reference: many short rows", "[gpu][flip]") {
+    CVTEST_REQUIRE_GPU();
+    runTable(shortRowsTable());
 }
 
 TEST_CASE("cvFlip of an empty tensor launches nothing", "[gpu][flip]") {

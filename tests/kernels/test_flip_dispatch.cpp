@@ -16,6 +16,7 @@ const char *pathName(FlipPath p) {
     case FlipPath::Nothing: return "Nothing";
     case FlipPath::RowCopy: return "RowCopy";
     case FlipPath::ColumnGroups: return "ColumnGroups";
+    case FlipPath::ColumnRows: return "ColumnRows";
     case FlipPath::ColumnUnits: return "ColumnUnits";
     case FlipPath::Generic: return "Generic";
     }
@@ -84,6 +85,12 @@ TEST_CASE("planFlipKernel picks the kernel and normalises the view", "[flip][dis
         {"uint8x4 horizontal", nhwc(32, 1080, 1920, 4, 1, 1), FlipPath::ColumnGroups, 16, 1920, false, true},
         {"float32x3 horizontal", nhwc(32, 1080, 1920, 3, 4, 1), FlipPath::ColumnGroups, 16, 1920, false, true},
         {"uint8x3 224x224 both", nhwc(256, 224, 224, 3, 1, -1), FlipPath::ColumnGroups, 16, 224 * 224, false, true},
+        {"uint8x3 224x224 horizontal: whole rows", nhwc(256, 224, 224, 3, 1, 1), FlipPath::ColumnRows, 16, 224, false, true},
+        {"float32x3 128 wide: two rows fill a stage", nhwc(4, 16, 128, 3, 4, 1), FlipPath::ColumnRows, 16, 128, false, true},
+        {"float32x3 144 wide: two rows overflow a stage", nhwc(4, 16, 144, 3, 4, 1), FlipPath::ColumnGroups, 16, 144, false, true},
+        {"uint8x1 1024 wide: two rows fill a stage", nhwc(4, 16, 1024, 1, 1, 1), FlipPath::ColumnRows, 16, 1024, false, true},
+        {"uint8x1 1040 wide: two rows overflow a stage", nhwc(4, 16, 1040, 1, 1, 1), FlipPath::ColumnGroups, 16, 1040, false, true},
+        {"pitched src, horizontal: rows do not follow", nhwc(4, 16, 224, 3, 1, 1, 32), FlipPath::ColumnGroups, 16, 224, false, true},
         {"pitched src, both: rows stay", nhwc(32, 1080, 1920, 3, 1, -1, 384), FlipPath::ColumnGroups, 16, 1920, true, true},
         {"pitched src, vertical", nhwc(32, 1080, 1920, 3, 1, 0, 384), FlipPath::RowCopy, 16, 1920, true, false},
         {"unaligned pitch", nhwc(2, 8, 16, 3, 1, 1, 3), FlipPath::ColumnUnits, 1, 16, false, true},
@@ -93,7 +100,7 @@ TEST_CASE("planFlipKernel picks the kernel and normalises the view", "[flip][dis
         {"113x113x3 rows not 16-byte multiples", nhwc(2, 113, 113, 3, 1, 1), FlipPath::ColumnUnits, 1, 113, false, true},
         {"vertical 113-byte rows", nhwc(2, 113, 113, 1, 1, 0), FlipPath::RowCopy, 1, 113, true, false},
         {"src backwards along H, vertical: a plain copy", negativeSrcRows(nhwc(2, 8, 16, 3, 1, 0)), FlipPath::RowCopy, 16, 16, false, false},
-        {"src backwards along H, horizontal: both, merged", negativeSrcRows(nhwc(2, 8, 16, 3, 1, 1)), FlipPath::ColumnGroups, 16, 128, false, true},
+        {"src backwards along H, horizontal: both, merged", negativeSrcRows(nhwc(2, 8, 16, 3, 1, 1)), FlipPath::ColumnRows, 16, 128, false, true},
         {"zero src row stride", withSrcStride(nhwc(2, 8, 16, 3, 1, 1), cvk::kHeight, 0), FlipPath::ColumnGroups, 16, 16, false, true},
         {"zero src width stride", withSrcStride(nhwc(2, 8, 16, 3, 1, 1), cvk::kWidth, 0), FlipPath::Generic, 0, 16, false, true},
         {"channels not packed", withSrcStride(nhwc(2, 8, 16, 3, 1, 1), cvk::kInner, 2), FlipPath::Generic, 0, 16, false, true},
@@ -101,7 +108,7 @@ TEST_CASE("planFlipKernel picks the kernel and normalises the view", "[flip][dis
         {"in place 1x1", inPlace(nhwc(2, 1, 1, 3, 1, -1)), FlipPath::Nothing, 0, 0, false, false},
         {"in place Hx1 horizontal", inPlace(nhwc(2, 7, 1, 3, 1, 1)), FlipPath::Nothing, 0, 0, false, false},
         {"in place vertical", inPlace(nhwc(2, 8, 16, 3, 1, 0)), FlipPath::RowCopy, 16, 16, true, false},
-        {"in place both, packed: one row", inPlace(nhwc(2, 8, 16, 3, 1, -1)), FlipPath::ColumnGroups, 16, 128, false, true},
+        {"in place both, packed: one row", inPlace(nhwc(2, 8, 16, 3, 1, -1)), FlipPath::ColumnRows, 16, 128, false, true},
         {"in place both, pitched", inPlace(nhwc(2, 8, 16, 3, 1, -1, 32)), FlipPath::Generic, 0, 16, true, true},
     };
     for (const Row &r : table) {
@@ -116,5 +123,27 @@ TEST_CASE("planFlipKernel picks the kernel and normalises the view", "[flip][dis
         // The normalised view addresses the same first dst element and never a reversed src row or column.
         CHECK(plan.params.dst == r.params.dst);
         CHECK(plan.params.srcStrides[cvk::kHeight] >= 0);
+    }
+}
+
+TEST_CASE("planFlipKernel merges images whose rows follow each other, unless rows flip", "[flip][dispatch]") {
+    struct Merge {
+        const char *what;
+        cvk::FlipParams params;
+        int64_t planes, height; // of the normalised view: outer1 * outer0, and rows per plane
+    };
+    const Merge table[] = {
+        {"packed, horizontal", nhwc(256, 224, 224, 3, 1, 1), 1, 256 * 224},
+        {"pitched src, horizontal: the pitch chains too", nhwc(4, 16, 224, 3, 1, 1, 32), 1, 4 * 16},
+        {"packed, vertical: rows flip within each image", nhwc(4, 16, 224, 3, 1, 0), 4, 16},
+        {"pitched src, both: rows flip within each image", nhwc(4, 16, 224, 3, 1, -1, 32), 4, 16},
+        {"packed, both: one long row per image, images merged", nhwc(4, 16, 224, 3, 1, -1), 1, 4},
+        {"zero src row stride: no chain", withSrcStride(nhwc(2, 8, 16, 3, 1, 1), cvk::kHeight, 0), 2, 8},
+    };
+    for (const Merge &m : table) {
+        INFO(m.what);
+        const cvk::FlipPlan plan = cvk::planFlipKernel(m.params);
+        CHECK(plan.params.shape[cvk::kOuter1] * plan.params.shape[cvk::kOuter0] == m.planes);
+        CHECK(plan.params.shape[cvk::kHeight] == m.height);
     }
 }
