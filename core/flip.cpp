@@ -114,8 +114,9 @@ void flip(const Ref<Stream> &stream, Tensor &src, Tensor &dst, int32_t flipCode)
     cvk::FlipParams p;
     if (!planFlip(src, dst, flipCode, p)) return;
     hazards::submit(stream, {{&src, false}, {&dst, true}}, [&] {
-        checkCuda(cvk::launchFlip(p, stream->handle()), "flip kernel launch");
-        count(stats().kernelLaunches);
+        bool launched = false;
+        checkCuda(cvk::launchFlip(p, stream->handle(), &launched), "flip kernel launch");
+        if (launched) count(stats().kernelLaunches);
     });
 }
 

@@ -743,9 +743,11 @@ FlipPlan planFlipKernel(const FlipParams &in) {
     return plan;
 }
 
-cudaError_t launchFlip(const FlipParams &in, cudaStream_t stream) {
+cudaError_t launchFlip(const FlipParams &in, cudaStream_t stream, bool *launched) {
+    if (launched != nullptr) *launched = false;
     if (in.elemSize != 1 && in.elemSize != 2 && in.elemSize != 4 && in.elemSize != 8) return cudaErrorInvalidValue;
     const FlipPlan plan = planFlipKernel(in);
+    if (launched != nullptr) *launched = plan.path != FlipPath::Nothing;
     switch (plan.path) {
     case FlipPath::Nothing: return cudaSuccess;
     case FlipPath::RowCopy: return launchRowCopyOf(plan.unitBytes, plan.params, stream);

@@ -48,7 +48,8 @@ FlipPlan planFlipKernel(const FlipParams &p);
 // first operation. Call it where the library may block: stream creation, first allocation.
 cudaError_t preloadFlipKernels();
 
-// Enqueues the flip on `stream`; returns the launch status (never blocks the host). Counts no statistics.
-cudaError_t launchFlip(const FlipParams &p, cudaStream_t stream);
+// Enqueues the flip on `stream`; returns the launch status (never blocks the host). Counts no statistics;
+// *launched (when given) says whether a kernel was launched (nothing is, e.g., for an in-place flip of one pixel).
+cudaError_t launchFlip(const FlipParams &p, cudaStream_t stream, bool *launched = nullptr);
 
 } // namespace cvk
