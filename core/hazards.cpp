@@ -46,9 +46,18 @@ Region *rootOf(Tensor &t) {
     return r;
 }
 
+// A root only the registry holds and no GPU work uses any more (a never-recorded event counts as in use).
+bool forgettable(const Region &r) {
+    if (r.useCount() != 1) return false;
+    for (const auto *accesses : {&r.writers, &r.readers})
+        for (const Access &a : *accesses)
+            if (!a.event || !a.event->done()) return false;
+    return true;
+}
+
 void sweepUnused(Engine &e) {
     for (auto it = e.regions.begin(); it != e.regions.end();)
-        it = it->second->useCount() == 1 ? e.regions.erase(it) : std::next(it);
+        it = forgettable(*it->second) ? e.regions.erase(it) : std::next(it);
 }
 
 // The access's event, recorded now if it was deferred (see Access).
@@ -153,13 +162,15 @@ Ref<Region> attach(uint64_t lo, uint64_t hi) {
 void addProducer(Tensor &tensor, const Ref<Stream> &stream, bool recordNow) {
     Engine &e = engine();
     DeviceGuard guard(stream->device());
-    Ref<Event> event = recordNow ? recordEvent(*stream) : nullptr;
+    // Only a stream the library owns may have its event recorded later: an adopted one may be gone by then.
+    Ref<Event> event = recordNow || !stream->owned() ? recordEvent(*stream) : nullptr;
     std::lock_guard<std::mutex> lock(e.mutex);
     Region *root = rootOf(tensor);
     if (root == nullptr) return;
     auto &w = root->writers;
-    w.erase(std::remove_if(w.begin(), w.end(), [&](const Access &a) { return sameStream(*a.stream, *stream); }), w.end());
-    w.push_back({stream, std::move(event)});
+    auto same = std::find_if(w.begin(), w.end(), [&](const Access &a) { return sameStream(*a.stream, *stream); });
+    if (same != w.end()) same->event = std::move(event); // keeps the stream object already held (it may own the stream)
+    else w.push_back({stream, std::move(event)});
 }
 
 void submit(const Ref<Stream> &stream, std::initializer_list<Use> uses, const std::function<void()> &launch) {
@@ -167,6 +178,15 @@ void submit(const Ref<Stream> &stream, std::initializer_list<Use> uses, const st
     DeviceGuard guard(stream->device());
     settleUnknownProducers(uses, stream.get());
     for (const Use &u : uses) checkDevice(*u.tensor, stream.get());
+    cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+    checkCuda(cudaStreamIsCapturing(stream->handle(), &capture), "cudaStreamIsCapturing");
+    if (capture != cudaStreamCaptureStatusNone) {
+        // Captured work runs when the graph is launched, not now: waits on events recorded outside the capture would
+        // cross its boundary (CUDA rejects them), and its events must not become hazard state. Ordering a graph's
+        // launch is the caller's, as for any CUDA graph (docs/streams.md).
+        launch();
+        return;
+    }
     {
         std::lock_guard<std::mutex> lock(e.mutex);
         struct Touched {
@@ -226,9 +246,10 @@ Ref<Stream> exportStream(Tensor &tensor) {
     if (pending.empty()) return nullptr;
     const Ref<Stream> &first = pending.front()->stream;
     const bool oneStream = std::all_of(pending.begin(), pending.end(), [&](const Access *a) { return sameStream(*a->stream, *first); });
-    if (oneStream && !first->isDefaultStream()) return first;
-    // A CAI export must not advertise a default stream (0/1/2 mean something else to consumers), nor can it name
-    // several: relay them through a library-owned stream that waits on each.
+    if (oneStream && first->owned()) return first;
+    // A CAI export must not advertise a default stream (0/1/2 mean something else to consumers), nor several, nor an
+    // adopted stream (the export must keep the advertised stream alive, which only the library's own streams allow):
+    // relay them through a library-owned stream that waits on each.
     const int device = first->device();
     DeviceGuard guard(device);
     Ref<Stream> relay = deviceResources(device).relayStream;
@@ -258,9 +279,11 @@ void retire(Tensor &tensor) noexcept {
         if (tensor.ownsMemory() && root != nullptr) {
             DeviceGuard guard(tensor.device);
             // Stream-ordered free, with no need to know whether the work has finished: on the one stream that used the
-            // memory, or on the allocation stream after waiting for every access (a completed event costs nothing).
-            const Stream &freeOn = onlyStream && oneStream ? *onlyStream : *deviceResources(tensor.device).allocStream;
-            if (!(onlyStream && oneStream))
+            // memory when the library owns it, else on the allocation stream after waiting for every access (a
+            // completed event costs nothing; an adopted stream may no longer exist).
+            const bool onTheOneStream = onlyStream && oneStream && onlyStream->owned();
+            const Stream &freeOn = onTheOneStream ? *onlyStream : *deviceResources(tensor.device).allocStream;
+            if (!onTheOneStream)
                 for (auto *accesses : {&root->writers, &root->readers})
                     for (Access &a : *accesses) waitEvent(freeOn, eventOf(a));
             (void)cudaFreeAsync(reinterpret_cast<void *>(tensor.desc().data), freeOn.handle());

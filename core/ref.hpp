@@ -15,6 +15,13 @@ public:
         if (refs_.fetch_sub(1, std::memory_order_acq_rel) == 1) lastReleased();
     }
     int64_t useCount() const noexcept { return refs_.load(std::memory_order_acquire); }
+    // Adds a reference unless the count already reached zero (the object is being destroyed).
+    bool tryRetain() noexcept {
+        int64_t n = refs_.load(std::memory_order_relaxed);
+        while (n > 0)
+            if (refs_.compare_exchange_weak(n, n + 1, std::memory_order_acq_rel)) return true;
+        return false;
+    }
     // Cheap guard against released or mistyped handles.
     bool hasMagic(uint32_t magic) const noexcept { return magic_ == magic; }
 

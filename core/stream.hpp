@@ -13,13 +13,18 @@ public:
 
     // A new non-blocking stream on the current device.
     static Ref<Stream> create();
-    // Adopts `handle` (nullptr = legacy default stream) on its device without owning it.
+    // Adopts `handle` (nullptr = legacy default stream) on its device without owning it. A handle of a stream the
+    // library created returns that stream's own object, so hazard state keeps it alive rather than an alias.
+    // cudaStreamPerThread is rejected: it names a different stream in every thread.
     static Ref<Stream> adopt(cudaStream_t handle);
 
     cudaStream_t handle() const noexcept { return handle_; }
     int device() const noexcept { return device_; }
     // True for CUDA's legacy and per-thread default streams, which a CAI export must never advertise.
     bool isDefaultStream() const noexcept { return handle_ == nullptr || handle_ == cudaStreamLegacy || handle_ == cudaStreamPerThread; }
+    // Created by the library, so alive as long as this object: safe to record on or free on later. An adopted
+    // stream may be destroyed by its owner at any time after the call that used it.
+    bool owned() const noexcept { return owned_; }
 
 private:
     Stream(cudaStream_t handle, int device, bool owned) noexcept;

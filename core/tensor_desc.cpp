@@ -124,6 +124,9 @@ WrapRequest validateArrayInterface(const cvArrayInterface *cai, const char *layo
     d.readonly = cai->readonly != 0;
     if (d.numel > 0 && d.data == 0)
         invalid(currentFunction(), ": data=0 (NULL) but the tensor has ", d.numel, " elements (only empty tensors may have data 0)");
+    if (d.numel > 0 && d.data % static_cast<uint64_t>(d.itemSize) != 0)
+        invalid(currentFunction(), ": data=0x", std::hex, d.data, std::dec, " is not aligned to itemsize ", d.itemSize,
+                " (elements must start at multiples of their size)");
     if (d.numel > 0) {
         uint64_t end = 0;
         if ((d.extentLo < 0 && d.data < 0 - static_cast<uint64_t>(d.extentLo)) ||

@@ -18,7 +18,9 @@ CV_EXTERN_C_BEGIN
  *  multiples of the item size (negative and zero strides on src). src and dst must have the same shape and dtype.
  *  dst == src (the same memory, same strides) flips in place; any other overlap between them is rejected.
  *  Empty tensors are a no-op. Ordering: the stream waits on other streams' pending writes to src and pending reads
- *  and writes of dst (events); an unknown-producer wrapper costs one cudaDeviceSynchronize at its first use.
+ *  and writes of dst (events); an unknown-producer wrapper costs one cudaDeviceSynchronize at its first use. While
+ *  `stream` is being captured into a CUDA graph the operation is captured without hazard tracking (the graph runs
+ *  when launched; ordering its launch is the caller's, as for any graph).
  *  Errors: CV_ERROR_INVALID_ARGUMENT (NULL handles; shapes, dtypes or layouts differ; a layout without H/W;
  *  dst readonly; dst elements overlap each other; partial overlap; memory is not device memory or is on another
  *  device than the stream), CV_ERROR_NOT_SUPPORTED (a layout the operator cannot map),

@@ -23,7 +23,9 @@ CV_API cvStatus cvStreamCreate(cvStream *out);
  *  it alive while the handle or any work on it is in use). cudaStream == NULL adopts CUDA's legacy default stream.
  *  The device is the calling thread's current device. *out receives one reference. Loads the library's kernels on
  *  that device the first time, as cvStreamCreate does.
- *  Errors: CV_ERROR_INVALID_ARGUMENT (out is NULL), CV_ERROR_NO_DEVICE. */
+ *  A handle of a stream made by cvStreamCreate gives a handle to that same stream object.
+ *  Errors: CV_ERROR_INVALID_ARGUMENT (out is NULL; cudaStream == cudaStreamPerThread (2), which names a different
+ *  stream in each thread, so no cross-stream ordering could follow it), CV_ERROR_NO_DEVICE. */
 CV_API cvStatus cvStreamWrap(void *cudaStream, cvStream *out);
 
 /** Adds a reference. NULL is a no-op. */

@@ -31,8 +31,8 @@ typedef struct cvTensor_t *cvTensor;
  *  ndim outside 0..CV_MAX_DIMS; a negative shape; a bad typestr (see cvDataTypeFromTypestr; CV_ERROR_NOT_SUPPORTED
  *  for unsupported types such as complex); dtype whose item size differs from typestr's, or another type than the
  *  one typestr names; "<V2" without a dtype;
- *  a stride not a multiple of the item size; an extent that overflows 64-bit arithmetic; data == 0 with a non-zero
- *  size; a layout whose length differs from ndim or with unknown or repeated labels; a negative stream other than -1;
+ *  a stride not a multiple of the item size; data not aligned to the item size; an extent that overflows 64-bit
+ *  arithmetic; data == 0 with a non-zero size; a layout whose length differs from ndim or with unknown or repeated labels; a negative stream other than -1;
  *  CV_ERROR_CUDA if recording the producer event fails. */
 CV_API cvStatus cvTensorWrap(const cvArrayInterface *cai, const char *layout, cvTensor *out);
 
@@ -71,8 +71,10 @@ CV_API cvStatus cvTensorSetCleanup(cvTensor tensor, cvCleanupFn fn, void *userDa
 /** Describes the tensor as a CAI, version 3 (out->structSize must be set, e.g. by CV_ARRAY_INTERFACE_INIT).
  *  stream: CV_CAI_STREAM_INTEGER with the stream of the last write still pending, or CV_CAI_STREAM_NONE when nothing
  *  is pending; never 0, 1 or 2 (a write pending on a default stream is relayed through a library-owned stream).
- *  The stream covers every access still pending: writes and reads (a consumer may write into the memory); with
- *  several streams, or a default stream, a library-owned relay stream waits on them all and is advertised instead.
+ *  The stream covers every access still pending: writes and reads (a consumer may write into the memory). Only a
+ *  stream the library created is advertised as itself; with several streams, a default stream or an adopted stream
+ *  (which could be destroyed while the export advertises it), a library-owned relay stream waits on them all and is
+ *  advertised instead.
  *  writerStream (may be NULL): receives a new reference to the advertised stream (NULL when none) so the caller can
  *  keep it alive as long as it advertises the value; release it with cvStreamRelease.
  *  Blocking: never, except once for a wrapper whose producer stream is unknown and that no operation has used yet:

@@ -53,6 +53,13 @@ TEST_CASE("without a device, cvTensorCreate validates, then reports no device", 
     CHECK(lastError() == "cvTensorCreate: shape is NULL");
 }
 
+TEST_CASE("cvStreamWrap rejects cudaStreamPerThread, which names a different stream in each thread", "[capi]") {
+    cvStream s = nullptr;
+    CHECK(cvStreamWrap(reinterpret_cast<void *>(2), &s) == CV_ERROR_INVALID_ARGUMENT);
+    CHECK(lastError().find("cvStreamWrap: stream=2 (cudaStreamPerThread)") == 0);
+    CHECK(s == nullptr);
+}
+
 TEST_CASE("cvTensorCreateOnStream needs a stream: without one it is an invalid argument, on any machine", "[capi]") {
     const int64_t shape[] = {4, 5, 3};
     cvTensor t = nullptr;

@@ -38,7 +38,7 @@ TEST_CASE("export advertises the pending writer's stream; a consumer honouring i
     x.upload(hostX);
     const Bytes written = cpuFlip(hostX, kShape, 1);
 
-    enum class Writer { CvcudaStream, LegacyDefault, PerThreadDefault };
+    enum class Writer { CvcudaStream, LegacyDefault };
     struct Row {
         const char *name;
         Writer writer;
@@ -47,13 +47,10 @@ TEST_CASE("export advertises the pending writer's stream; a consumer honouring i
     const Row rows[] = {
         {"writer on a cvcuda stream: advertised as is", Writer::CvcudaStream, true},
         {"writer on the legacy default stream: relayed", Writer::LegacyDefault, false},
-        {"writer on the per-thread default stream: relayed", Writer::PerThreadDefault, false},
     };
     for (const Row &row : rows) {
         INFO(row.name);
-        Stream writer = row.writer == Writer::CvcudaStream    ? createStream()
-                        : row.writer == Writer::LegacyDefault ? wrapStream(nullptr)
-                                                              : wrapStream(cudaStreamPerThread);
+        Stream writer = row.writer == Writer::CvcudaStream ? createStream() : wrapStream(nullptr);
         m.fill(kPoison);
         copy.fill(kPoison);
         y.fill(kPoison);

@@ -117,7 +117,8 @@ def as_stream(stream: Union[Stream, int, Any]) -> Stream:
     """Adopts another library's CUDA stream without owning it (it is never destroyed by cvcuda).
 
     Accepts a :class:`Stream` (returned as is); an int ``cudaStream_t`` handle (0 is :attr:`Stream.default`; 1 and 2
-    are CUDA's ``cudaStreamLegacy`` and ``cudaStreamPerThread``); an object with ``__cuda_stream__()`` (the CUDA
+    are CUDA's ``cudaStreamLegacy`` and ``cudaStreamPerThread``, the latter rejected with ``ValueError``: it names a
+    different stream in each thread, which no cross-stream ordering can follow); an object with ``__cuda_stream__()`` (the CUDA
     stream protocol, returning ``(version, handle)``); a ``torch.cuda.Stream`` (its ``.cuda_stream``); a CuPy stream
     (its ``.ptr``). The returned Stream keeps the given object alive; the caller keeps the underlying CUDA stream
     alive while work enqueued through cvcuda may still run on it. Does not block.
