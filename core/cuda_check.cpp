@@ -15,7 +15,8 @@ void checkCuda(cudaError_t err, const char *what) {
     case cudaErrorInitializationError:
     case cudaErrorCompatNotSupportedOnDevice:
         fail(CV_ERROR_NO_DEVICE, currentFunction(), ": no usable CUDA device (", what, ": ", cudaGetErrorName(err), ": ",
-             cudaGetErrorString(err), ")");
+             cudaGetErrorString(err), ")",
+             err == cudaErrorInsufficientDriver ? "; the NVIDIA driver is missing, or older than this CUDA runtime" : "");
     case cudaErrorMemoryAllocation:
         fail(CV_ERROR_OUT_OF_MEMORY, currentFunction(), ": out of device memory (", what, ": ", cudaGetErrorName(err), ")");
     default:

@@ -3,7 +3,7 @@
 # only) and compares it with the committed baseline abi/libcvcuda_c.abi using abidiff.
 #   scripts/check-abi.sh            fail when the ABI differs from the baseline
 #   scripts/check-abi.sh --update   rewrite the baseline (commit it with the API change it reflects)
-# Policy (ARCHITECTURE.md): until 1.0.0 every ABI change updates the baseline in the same commit; abidiff's exit bits
+# Policy (docs/c-api.md): until 1.0.0 every ABI change updates the baseline in the same commit; abidiff's exit bits
 # 4 (ABI changed, e.g. a struct grew) and 8 (incompatible, e.g. a symbol removed) both fail, as do 1 and 2 (errors).
 # Needs abidw/abidiff (Debian: apt-get install abigail-tools). Build directory: $CVCUDA_ABI_BUILD_DIR or build-abidw/.
 set -euo pipefail

@@ -5,6 +5,7 @@
 # slowing kernels, and the [large] cases, too slow under it); writes the record to docs/verification/gpu-check.md and logs to
 # docs/verification/logs/. Usage: scripts/gpu-check.sh [--quick] [--no-bench] [--no-sanitizer]
 # Python packages missing there (cffi, pycparser) are taken from wheels in .whl/ when present.
+# CVCUDA_COMMIT=<hash> names the commit in the record where the checkout has no .git (the GPU machine's copy).
 # CVCUDA_RUST_SAMPLE=<binary> also runs the Rust sample built elsewhere (no cargo on the GPU machine).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -79,7 +80,7 @@ fi
     nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>&1
     nvcc --version | tail -2
     python3 -c 'import torch, sys; print("python", sys.version.split()[0], "torch", torch.__version__)' 2>&1
-    git rev-parse --short HEAD 2>/dev/null | sed 's/^/commit /'
+    echo "commit ${CVCUDA_COMMIT:-$(git rev-parse HEAD 2>/dev/null || echo unknown)}"
     echo '```'
     echo
     echo "| step | result | time | log |"

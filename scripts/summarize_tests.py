@@ -2,16 +2,17 @@
 
 Counts test cases (not assertions): the <testcase> elements of the JUnit files that suites write to
 <build>/test-results/<meson test name>.xml (Catch2, pytest). A Meson test without such a file counts as one case
-(exit 77 = skipped). With --list-skips, each skipped case is listed with its reason first. A Meson test that failed without reporting a failed case (e.g. it crashed before writing its
+(exit 77 = skipped). Skip reasons are printed grouped, with counts. With --list-skips, each skipped case is listed with its reason first. A Meson test that failed without reporting a failed case (e.g. it crashed before writing its
 report) counts as one more failure.
 """
 import json
 import pathlib
+import re
 import sys
 import xml.etree.ElementTree as ET
 
 
-def junit_cases(path, skips=None):
+def junit_cases(path, skips=None, reasons=None):
     passed = failed = skipped = 0
     for case in ET.parse(path).getroot().iter("testcase"):
         tags = {child.tag: child for child in case}
@@ -19,9 +20,13 @@ def junit_cases(path, skips=None):
             failed += 1
         elif "skipped" in tags or case.get("status") == "skipped":
             skipped += 1
+            reason = tags["skipped"].get("message") or (tags["skipped"].text or "") if "skipped" in tags else ""
+            reason = " ".join(reason.split())
             if skips is not None:
-                reason = tags["skipped"].get("message") or (tags["skipped"].text or "") if "skipped" in tags else ""
-                skips.append(f"{path.stem}: {case.get('name')}: {' '.join(reason.split())[:160]}")
+                skips.append(f"{path.stem}: {case.get('name')}: {reason[:300]}")
+            if reasons is not None:
+                short = re.sub(r"\s+at \S+:\d+$", "", reason.removeprefix("SKIPPED").strip())[:200]
+                reasons[short] = reasons.get(short, 0) + 1
         else:
             passed += 1
     return passed, failed, skipped
@@ -30,6 +35,7 @@ def junit_cases(path, skips=None):
 def main(build, list_skips=False):
     build = pathlib.Path(build)
     skips = [] if list_skips else None
+    reasons = {}  # why cases skipped, with counts, always printed
     results = build / "test-results"
     passed = failed = skipped = 0
     log = build / "meson-logs" / "testlog.json"
@@ -38,14 +44,20 @@ def main(build, list_skips=False):
         xml = results / f"{entry['name'].split(':')[-1]}.xml"
         ok = entry.get("result") in ("OK", "EXPECTEDFAIL")
         if xml.exists():
-            p, f, s = junit_cases(xml, skips)
+            p, f, s = junit_cases(xml, skips, reasons)
             if not ok and entry.get("result") != "SKIP" and f == 0:
                 f += 1
         else:
             p, f, s = (1, 0, 0) if ok else (0, 0, 1) if entry.get("result") == "SKIP" else (0, 1, 0)
+            if s:
+                key = "whole Meson tests that exited 77 (they need a GPU; see their log)"
+                reasons[key] = reasons.get(key, 0) + 1
         passed, failed, skipped = passed + p, failed + f, skipped + s
     for line in skips or []:
         print(f"- skipped: {line}")
+    if reasons:
+        for reason, n in sorted(reasons.items(), key=lambda item: -item[1]):
+            print(f"skipped {n}: {reason}")
     print(f"{passed} passed, {failed} failed, {skipped} skipped")
 
 

@@ -512,7 +512,7 @@ def as_tensor(obj: Any, layout: Optional[str] = None) -> Tensor:
         operator used it, else inside the cvcuda call that finds the work completed (the Tensor's release,
         ``Stream.sync()``, a later operator, :func:`sync_and_collect`).
 
-    Stream ordering (the producer table of ARCHITECTURE.md): CAI ``stream`` absent (CAI v2, e.g. **every PyTorch
+    Stream ordering (the producer table of docs/streams.md): CAI ``stream`` absent (CAI v2, e.g. **every PyTorch
     tensor**), 0, 1 or 2 = producer stream unknown: the first operation using the tensor pays one
     ``cudaDeviceSynchronize``, later ones are event-ordered; an int > 2 = the producer's stream: an event is recorded
     on it now and waited on by the first operation's stream (no host sync); None = ready; -1 = opt-out, the caller has
