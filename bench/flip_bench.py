@@ -29,43 +29,18 @@ import sys
 
 import torch
 
-CV_MAX_DIMS = 8
-CV_CAI_STREAM_INTEGER = 2
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "tests" / "abi"))
+import cvcuda_ctypes  # noqa: E402  (the one ctypes description of the ABI)
+
 L2_BYTES = 60 << 20
 BEGIN, END = "<!-- bench:flip:begin -->", "<!-- bench:flip:end -->"
 
 
-class ArrayInterface(ctypes.Structure):
-    """include/cvcuda/array_interface.h: cvArrayInterface."""
-    _fields_ = [
-        ("structSize", ctypes.c_uint32),
-        ("version", ctypes.c_int32),
-        ("data", ctypes.c_uint64),
-        ("readonly", ctypes.c_int32),
-        ("ndim", ctypes.c_int32),
-        ("shape", ctypes.c_int64 * CV_MAX_DIMS),
-        ("strides", ctypes.c_int64 * CV_MAX_DIMS),
-        ("hasStrides", ctypes.c_int32),
-        ("streamKind", ctypes.c_int32),
-        ("stream", ctypes.c_int64),
-        ("typestr", ctypes.c_char * 16),
-        ("dtype", ctypes.c_int32),
-        ("reserved0", ctypes.c_uint32),
-    ]
-
-
 class Library:
+    """libcvcuda_c through the ctypes binding that tests/abi checks against the C headers (struct layouts, signatures)."""
+
     def __init__(self, path):
-        self.lib = ctypes.CDLL(path)
-        lib = self.lib
-        lib.cvTensorWrap.argtypes = [ctypes.POINTER(ArrayInterface), ctypes.c_char_p, ctypes.POINTER(ctypes.c_void_p)]
-        lib.cvTensorRelease.argtypes = [ctypes.c_void_p]
-        lib.cvStreamWrap.argtypes = [ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p)]
-        lib.cvStreamRelease.argtypes = [ctypes.c_void_p]
-        lib.cvFlip.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int32]
-        lib.cvGetLastErrorMessage.restype = ctypes.c_char_p
-        for f in (lib.cvTensorWrap, lib.cvStreamWrap, lib.cvFlip):
-            f.restype = ctypes.c_int32
+        self.lib = cvcuda_ctypes.load(path)
 
     def check(self, status, what):
         if status != 0:
@@ -73,16 +48,14 @@ class Library:
 
     def wrap(self, t, layout):
         """Zero-copy wrap of a torch tensor; stream -1: the benchmark orders everything on one stream itself."""
-        cai = ArrayInterface()
-        cai.structSize = ctypes.sizeof(ArrayInterface)
-        cai.version = 3
+        cai = cvcuda_ctypes.cvArrayInterface.init()
         cai.data = t.data_ptr()
         cai.ndim = t.dim()
         for i, (n, s) in enumerate(zip(t.shape, t.stride())):
             cai.shape[i] = n
             cai.strides[i] = s * t.element_size()
         cai.hasStrides = 1
-        cai.streamKind = CV_CAI_STREAM_INTEGER
+        cai.streamKind = cvcuda_ctypes.CV_CAI_STREAM_INTEGER
         cai.stream = -1
         cai.typestr = {torch.uint8: b"|u1", torch.float32: b"<f4"}[t.dtype]
         out = ctypes.c_void_p()
