@@ -1,0 +1,86 @@
+"""What every operator's Python function shares, so that an operator is its signature, its docstring and a few lines:
+argument checks of Python types (before any allocation or CUDA call), the stream, the output allocated
+stream-ordered on that stream, the producers' owners handed to the library's keep-alive, and C's message raised.
+
+    def customcrop_into(dst, src, rect, *, stream=None):
+        src_cv = tensor_arg("cvcuda.customcrop_into", "src", src)
+        dst_cv = tensor_arg("cvcuda.customcrop_into", "dst", dst)
+        x, y, w, h = ...                       # parameters converted and range-checked first
+        s = stream_argument(stream)
+        check(lib.cvCustomCrop(s, src_cv, dst_cv, x, y, w, h))
+        return dst
+
+    def customcrop(src, rect, *, stream=None):
+        ...checks...
+        dst = new_tensor(stream, shape, src_dtype, layout)   # or new_like(stream, src)
+        return customcrop_into(dst, src, rect, stream=stream)
+"""
+
+from typing import Any, Optional, Sequence
+
+from ._errors import error_from_status
+from ._ffi import ffi
+from ._library import lib
+from ._stream import stream_argument
+from ._tensor import Tensor, _adopt_owned, _cv_dtype, _hold_owner, _layout_argument
+
+__all__ = ["check", "int_arg", "float_arg", "new_like", "new_tensor", "stream_argument", "tensor_arg"]
+
+_create_on_stream = lib.cvTensorCreateOnStream
+_NULL = ffi.NULL
+
+
+def check(status: int) -> None:
+    """Raises the exception for a failed C call (its message names the function, the argument and the rule)."""
+    if status:
+        raise error_from_status(lib, status)
+
+
+def tensor_arg(function: str, name: str, value: Any):
+    """The cvTensor handle of operator argument `name`. From here on the Python owner of wrapped memory lives until
+    the library reports the memory unused (see cvcuda.as_tensor). Raises TypeError for anything but a Tensor."""
+    try:
+        handle = value._cv
+        if value._owner is not None:
+            _hold_owner(value)
+    except AttributeError:
+        raise TypeError(
+            f"{function}: {name} must be a cvcuda.Tensor (see cvcuda.as_tensor), got {type(value).__name__}"
+        ) from None
+    return handle
+
+
+def int_arg(function: str, name: str, value: Any, lo: int = -(2**31), hi: int = 2**31 - 1) -> int:
+    """`value` as a Python int in [lo, hi]: an int or anything with __index__ (numpy integers), never a bool."""
+    if isinstance(value, bool) or not hasattr(type(value), "__index__"):
+        raise TypeError(f"{function}: {name} must be an int, got {type(value).__name__}")
+    v = value.__index__()
+    if not lo <= v <= hi:
+        raise ValueError(f"{function}: {name}={v} is outside [{lo}, {hi}]")
+    return v
+
+
+def float_arg(function: str, name: str, value: Any) -> float:
+    """`value` as a Python float: an int, a float or anything with __float__ (numpy scalars), never a bool."""
+    if isinstance(value, bool) or not hasattr(type(value), "__float__"):
+        raise TypeError(f"{function}: {name} must be a number, got {type(value).__name__}")
+    return float(value)
+
+
+def new_tensor(stream: Any, shape: Sequence[int], dtype: Any, layout: Optional[str]) -> Tensor:
+    """A new C-contiguous tensor allocated stream-ordered on `stream` (an operator's stream argument, None = current).
+    `dtype` is a cvDataType int or anything cvcuda.Tensor accepts."""
+    cv_dtype = dtype if type(dtype) is int else _cv_dtype(dtype)
+    layout_arg = layout if type(layout) is bytes else _layout_argument(layout, "cvcuda")
+    extents = ffi.new("int64_t[]", list(shape) or [0])
+    out = ffi.new("cvTensor *")
+    check(_create_on_stream(stream_argument(stream), len(shape), extents, cv_dtype, layout_arg, out))
+    return _adopt_owned(out[0])
+
+
+def new_like(stream: Any, src: Tensor) -> Tensor:
+    """A new tensor with the shape, dtype and layout of `src`, allocated stream-ordered on `stream`."""
+    like = src._like or src._make_like()
+    out = ffi.new("cvTensor *")
+    check(_create_on_stream(stream_argument(stream), like[0], like[1], like[2], like[3], out))
+    return _adopt_owned(out[0])
