@@ -11,6 +11,10 @@
 #include "stream.h"
 #include "tensor.h"
 #include "flip.h"
+#include "crop.h"
+#include "convert_to.h"
+#include "normalize.h"
+#include "reformat.h"
 #include "library.h"
 
 #endif /* CVCUDA_CVCUDA_H */

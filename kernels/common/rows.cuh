@@ -19,7 +19,7 @@
 
 namespace cvk {
 
-template <class In, class Out> constexpr int rowVectorElems() {
+template <class In, class Out> __host__ __device__ constexpr int rowVectorElems() {
     return 16 / (sizeof(In) < sizeof(Out) ? sizeof(In) : sizeof(Out));
 }
 
@@ -35,8 +35,8 @@ inline bool rowsVectorizable(const RowView &v, int64_t inSize, int64_t outSize) 
 template <class Op, class = void> struct HasPrepare : std::false_type {};
 template <class Op> struct HasPrepare<Op, std::void_t<decltype(std::declval<Op &>().prepare())>> : std::true_type {};
 
-template <class In, class Out, int K, bool Vector, class Op>
-__global__ void __launch_bounds__(kBlockThreads) rowsKernel(RowView v, Op op) {
+// The block's part of the walk, for kernels that wrap it (e.g. with __grid_constant__ parameters an Op points into).
+template <class In, class Out, int K, bool Vector, class Op> __device__ __forceinline__ void rowsBody(const RowView &v, Op op) {
     if constexpr (HasPrepare<Op>::value) op.prepare();
     const bool channelInner = v.channelRow < 0 && v.channels > 1;
     const int64_t rows = v.rows[0] * v.rows[1] * v.rows[2];
@@ -77,6 +77,11 @@ __global__ void __launch_bounds__(kBlockThreads) rowsKernel(RowView v, Op op) {
             }
         }
     }
+}
+
+template <class In, class Out, int K, bool Vector, class Op>
+__global__ void __launch_bounds__(kBlockThreads) rowsKernel(RowView v, Op op) {
+    rowsBody<In, Out, K, Vector>(v, op);
 }
 
 // Enqueues op over the view on `stream`; returns the launch status (never blocks the host).
