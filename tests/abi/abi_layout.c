@@ -47,8 +47,23 @@ int main(void) {
     FIELD(cvStats, kernelLaunches);
     FIELD(cvStats, liveTensors);
     FIELD(cvStats, liveStreams);
-    printf("}}},\n \"enums\": {\"cvStatus\": %zu, \"cvDataType\": %zu, \"cvCaiStreamKind\": %zu},\n", sizeof(cvStatus),
-           sizeof(cvDataType), sizeof(cvCaiStreamKind));
+    first = 0;
+    printf("}},\n \"cvNormalizeParams\": {\"size\": %zu, \"align\": %zu, \"fields\": {", sizeof(cvNormalizeParams),
+           _Alignof(cvNormalizeParams));
+    FIELD(cvNormalizeParams, structSize);
+    FIELD(cvNormalizeParams, flags);
+    FIELD(cvNormalizeParams, base);
+    FIELD(cvNormalizeParams, scale);
+    FIELD(cvNormalizeParams, baseValues);
+    FIELD(cvNormalizeParams, scaleValues);
+    FIELD(cvNormalizeParams, baseCount);
+    FIELD(cvNormalizeParams, scaleCount);
+    FIELD(cvNormalizeParams, globalScale);
+    FIELD(cvNormalizeParams, globalShift);
+    FIELD(cvNormalizeParams, epsilon);
+    FIELD(cvNormalizeParams, reserved);
+    printf("}}},\n \"enums\": {\"cvStatus\": %zu, \"cvDataType\": %zu, \"cvCaiStreamKind\": %zu, \"cvRoundMode\": %zu},\n",
+           sizeof(cvStatus), sizeof(cvDataType), sizeof(cvCaiStreamKind), sizeof(cvRoundMode));
     printf(" \"constants\": {\"CV_MAX_DIMS\": %d, \"CV_VERSION_NUMBER\": %d}}\n", CV_MAX_DIMS, CV_VERSION_NUMBER);
     return 0;
 }

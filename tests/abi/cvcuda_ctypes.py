@@ -98,7 +98,34 @@ class cvStats(ctypes.Structure):
         return cls(structSize=ctypes.sizeof(cls))
 
 
-STRUCTS = {"cvArrayInterface": cvArrayInterface, "cvTensorInfo": cvTensorInfo, "cvStats": cvStats}
+class cvNormalizeParams(ctypes.Structure):
+    _fields_ = [
+        ("structSize", ctypes.c_uint32),
+        ("flags", ctypes.c_uint32),
+        ("base", ctypes.c_void_p),
+        ("scale", ctypes.c_void_p),
+        ("baseValues", ctypes.POINTER(ctypes.c_float)),
+        ("scaleValues", ctypes.POINTER(ctypes.c_float)),
+        ("baseCount", ctypes.c_int32),
+        ("scaleCount", ctypes.c_int32),
+        ("globalScale", ctypes.c_float),
+        ("globalShift", ctypes.c_float),
+        ("epsilon", ctypes.c_float),
+        ("reserved", ctypes.c_uint32),
+    ]
+
+    @classmethod
+    def init(cls):
+        """CV_NORMALIZE_PARAMS_INIT."""
+        return cls(structSize=ctypes.sizeof(cls), globalScale=1.0)
+
+
+STRUCTS = {
+    "cvArrayInterface": cvArrayInterface,
+    "cvTensorInfo": cvTensorInfo,
+    "cvStats": cvStats,
+    "cvNormalizeParams": cvNormalizeParams,
+}
 
 _P = ctypes.POINTER
 # name: (restype, argtypes), one entry per exported function.
@@ -125,6 +152,11 @@ SIGNATURES = {
     "cvTensorExport": (cvStatus, [cvTensor, _P(cvArrayInterface), _P(cvStream)]),
     "cvTensorGetInfo": (cvStatus, [cvTensor, _P(cvTensorInfo)]),
     "cvFlip": (cvStatus, [cvStream, cvTensor, cvTensor, ctypes.c_int32]),
+    "cvCustomCrop": (cvStatus, [cvStream, cvTensor, cvTensor] + [ctypes.c_int32] * 4),
+    "cvCenterCrop": (cvStatus, [cvStream, cvTensor, cvTensor, ctypes.c_int32, ctypes.c_int32]),
+    "cvConvertTo": (cvStatus, [cvStream, cvTensor, cvTensor, ctypes.c_double, ctypes.c_double, ctypes.c_int32]),
+    "cvNormalize": (cvStatus, [cvStream, cvTensor, cvTensor, _P(cvNormalizeParams)]),
+    "cvReformat": (cvStatus, [cvStream, cvTensor, cvTensor]),
     "cvGetStats": (cvStatus, [_P(cvStats)]),
     "cvResetStats": (None, []),
     "cvCollect": (cvStatus, []),

@@ -29,6 +29,10 @@ from ._errors import (
 )
 from ._library import __c_version__, reset_stats, stats, sync_and_collect
 from ._ops import flip, flip_into
+from ._ops_convert import Round, convertto, convertto_into
+from ._ops_crop import RectI, center_crop, center_crop_into, customcrop, customcrop_into
+from ._ops_normalize import NormalizeFlags, normalize, normalize_into
+from ._ops_reformat import reformat, reformat_into
 from ._stream import Stream, as_stream
 from ._tensor import CudaArray, Tensor, _debug_disable_keepalive, as_tensor
 
@@ -43,13 +47,26 @@ __all__ = [
     "InvalidStateError",
     "NoDeviceError",
     "NotSupportedError",
+    "NormalizeFlags",
     "OutOfMemoryError",
+    "RectI",
+    "Round",
     "Stream",
     "Tensor",
     "as_stream",
     "as_tensor",
+    "center_crop",
+    "center_crop_into",
+    "convertto",
+    "convertto_into",
+    "customcrop",
+    "customcrop_into",
     "flip",
     "flip_into",
+    "normalize",
+    "normalize_into",
+    "reformat",
+    "reformat_into",
     "reset_stats",
     "stats",
     "sync_and_collect",
