@@ -611,12 +611,12 @@ def _wrap_torch(t: Any, layout: Any) -> "Tensor":
     return _adopt_wrapped(out[0], t)
 
 
-def as_tensor(obj: Any, layout: Optional[str] = None) -> Tensor:
+def as_tensor(buffer: Any, layout: Optional[str] = None) -> Tensor:
     """Wraps GPU memory exposed through ``__cuda_array_interface__`` (PyTorch, CuPy, Numba, :meth:`Tensor.cuda`,
     any object holding a CAI dict) as a :class:`Tensor`, zero-copy: both share the memory, writes are visible
     both ways.
 
-    :param obj: the producer. Its CAI dict (spec: CUDA Array Interface v3, Numba docs) must have ``shape``,
+    :param buffer: the producer (the reference library's argument name). Its CAI dict (spec: CUDA Array Interface v3, Numba docs) must have ``shape``,
         ``typestr``, ``data`` = (pointer, readonly) and ``version`` (2 or 3); ``strides`` (bytes; absent or None =
         C-contiguous; negative and zero allowed); ``mask`` absent or None; ``stream`` absent, None or an int.
         PyTorch tensors are read directly (faster than their CAI getter) as long as torch's CAI names no stream
@@ -624,8 +624,8 @@ def as_tensor(obj: Any, layout: Optional[str] = None) -> Tensor:
         used and the defensive sync skipped), and torch.bfloat16 is recognised.
     :param layout: one upper-case label per dimension from N, C, H, W, D, F (``"NHWC"``) or None. For an object
         returned by :meth:`Tensor.cuda`, None keeps that tensor's layout.
-    :returns: a Tensor that keeps ``obj`` alive until the Tensor is gone **and** every GPU operation that used it
-        has completed (no ``record_stream`` or sync needed). ``obj`` is released after that: with the Tensor if no
+    :returns: a Tensor that keeps ``buffer`` alive until the Tensor is gone **and** every GPU operation that used it
+        has completed (no ``record_stream`` or sync needed). ``buffer`` is released after that: with the Tensor if no
         operator used it, else inside the cvcuda call that finds the work completed (the Tensor's release,
         ``Stream.sync()``, a later operator, :func:`sync_and_collect`).
 
@@ -635,7 +635,7 @@ def as_tensor(obj: Any, layout: Optional[str] = None) -> Tensor:
     on it now and waited on by the first operation's stream (no host sync); None = ready; -1 = opt-out, the caller has
     synchronised. ``as_tensor`` itself never synchronises and makes no GPU call except that event record.
 
-    :raises TypeError: ``obj`` has no ``__cuda_array_interface__`` (a host array or CPU tensor: move it to the GPU
+    :raises TypeError: ``buffer`` has no ``__cuda_array_interface__`` (a host array or CPU tensor: move it to the GPU
         with ``.cuda()`` first), or a CAI value of the wrong Python type (the message names the key).
     :raises ValueError: a torch tensor that requires grad (wrap ``.detach()``), a missing key, and, as
         :class:`InvalidArgumentError`, every value the C library rejects (message from C, naming the key: shape,
@@ -646,29 +646,29 @@ def as_tensor(obj: Any, layout: Optional[str] = None) -> Tensor:
     tensor_type = _torch_tensor_type
     if tensor_type is None:
         tensor_type = _find_torch()
-    if tensor_type is not None and isinstance(obj, tensor_type):
-        return _wrap_torch(obj, layout)
-    if type(obj) is CudaArray:
+    if tensor_type is not None and isinstance(buffer, tensor_type):
+        return _wrap_torch(buffer, layout)
+    if type(buffer) is CudaArray:
         if layout is None:
-            exported = obj.tensor.layout
+            exported = buffer.tensor.layout
             layout_arg = exported.encode() if exported else _NULL
         else:
             layout_arg = _layout_argument(layout, "cvcuda.as_tensor")
         out = _scratch.tensor
-        status = _wrap(obj._cai, layout_arg, out)
+        status = _wrap(buffer._cai, layout_arg, out)
         if status:
             raise error_from_status(lib, status)
-        return _adopt_wrapped(out[0], obj)
+        return _adopt_wrapped(out[0], buffer)
     try:
-        interface = obj.__cuda_array_interface__
+        interface = buffer.__cuda_array_interface__
     except AttributeError:
-        if hasattr(obj, "__array_interface__") or hasattr(obj, "__array__"):
+        if hasattr(buffer, "__array_interface__") or hasattr(buffer, "__array__"):
             raise TypeError(
-                f"cvcuda.as_tensor: {type(obj).__name__} is a host (CPU) array; CV-CUDA works on GPU memory: move it "
+                f"cvcuda.as_tensor: {type(buffer).__name__} is a host (CPU) array; CV-CUDA works on GPU memory: move it "
                 f"to the GPU first (e.g. torch's .cuda(), cupy.asarray)"
             ) from None
         raise TypeError(
-            f"cvcuda.as_tensor: {type(obj).__name__} does not expose __cuda_array_interface__ (expected a GPU array "
+            f"cvcuda.as_tensor: {type(buffer).__name__} does not expose __cuda_array_interface__ (expected a GPU array "
             f"such as a CUDA torch tensor, a CuPy array or the result of Tensor.cuda())"
         ) from None
-    return _wrap_dict(obj, interface, layout)
+    return _wrap_dict(buffer, interface, layout)
