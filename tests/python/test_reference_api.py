@@ -208,3 +208,18 @@ def test_as_stream_types_without_a_device():
     for bad in (True, 1.5, "0", ctypes.c_int(3)):
         with pytest.raises(TypeError):
             cvcuda.as_stream(bad)
+
+
+# rowalign is checked before anything is allocated: one row per value, (shape, layout, rowalign, error).
+ROWALIGNS = [
+    ((8, 5, 3), "HWC", 32, cvcuda.NotSupportedError),  # 15-byte packed rows cannot be 32-byte aligned
+    ((8, 5, 3), "HWC", 3, ValueError),  # not a power of two
+    ((8, 5, 3), "HWC", -1, ValueError),
+    ((8, 5, 3), "HWC", 1.0, TypeError),
+]
+
+
+@pytest.mark.parametrize("shape,layout,rowalign,error", ROWALIGNS, ids=[str(row[2]) for row in ROWALIGNS])
+def test_rowalign_checks(shape, layout, rowalign, error):
+    with pytest.raises(error, match="rowalign"):
+        cvcuda.Tensor(shape, cvcuda.Type.U8, layout, rowalign)
