@@ -31,9 +31,12 @@ def flip(src: Tensor, flipCode: int, *, stream: Optional[Any] = None) -> Tensor:
     :raises InvalidStateError: a defensive sync would be needed while the stream is captured into a CUDA graph.
     :raises NoDeviceError, OutOfMemoryError, CudaError.
     """
-    tensor_arg("cvcuda.flip", "src", src)
-    int_arg("cvcuda.flip", "flipCode", flipCode)
-    return flip_into(new_like(stream, src), src, flipCode, stream=stream)
+    src_cv = tensor_arg("cvcuda.flip", "src", src)
+    code = int_arg("cvcuda.flip", "flipCode", flipCode)
+    cv_stream = stream_argument(stream)
+    dst = new_like(cv_stream, src)
+    check(_flip(cv_stream, src_cv, dst._cv, code))  # flip_into's call, its arguments already checked
+    return dst
 
 
 def flip_into(dst: Tensor, src: Tensor, flipCode: int, *, stream: Optional[Any] = None) -> Tensor:
