@@ -66,6 +66,9 @@ fi
 export CVCUDA_C_LIBRARY="$root/$build/libcvcuda_c.so.1"
 export PYTHONPATH="$root/bindings/python${PYTHONPATH:+:$PYTHONPATH}"
 step "soak: 100000 round trips torch -> flip -> torch (scripts/soak.py)" soak.log python3 scripts/soak.py
+ngpu=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)
+step "torchrun sample, $ngpu GPU(s) (samples/distributed/preprocess_ddp.py)" ddp.log \
+    python3 -m torch.distributed.run --standalone --nproc_per_node="${ngpu:-1}" samples/distributed/preprocess_ddp.py
 step "main job (samples/interoperability/pytorch_interop.py)" sample.log \
     python3 samples/interoperability/pytorch_interop.py --out docs/img/contact_sheet.png
 if [ $bench = 1 ]; then
