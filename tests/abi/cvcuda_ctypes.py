@@ -32,6 +32,7 @@ CV_DTYPE_FLOAT32 = 12
 cvStatus = ctypes.c_int32
 cvDataType = ctypes.c_int32
 cvCaiStreamKind = ctypes.c_int32
+cvRoundMode = ctypes.c_int32
 cvTensor = ctypes.c_void_p
 cvStream = ctypes.c_void_p
 cvCleanupFn = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
@@ -143,6 +144,7 @@ SIGNATURES = {
     "cvStreamRelease": (None, [cvStream]),
     "cvStreamGetHandle": (cvStatus, [cvStream, _P(ctypes.c_void_p)]),
     "cvStreamSync": (cvStatus, [cvStream]),
+    "cvStreamWaitStream": (cvStatus, [cvStream, cvStream]),
     "cvTensorWrap": (cvStatus, [_P(cvArrayInterface), ctypes.c_char_p, _P(cvTensor)]),
     "cvTensorCreate": (cvStatus, [ctypes.c_int32, _P(ctypes.c_int64), cvDataType, ctypes.c_char_p, _P(cvTensor)]),
     "cvTensorCreateOnStream": (cvStatus, [cvStream, ctypes.c_int32, _P(ctypes.c_int64), cvDataType, ctypes.c_char_p, _P(cvTensor)]),

@@ -29,30 +29,37 @@ from ._errors import (
 )
 from ._library import __c_version__, reset_stats, stats, sync_and_collect
 from ._ops import flip, flip_into
-from ._ops_convert import Round, convertto, convertto_into
-from ._ops_crop import RectI, center_crop, center_crop_into, customcrop, customcrop_into
-from ._ops_normalize import NormalizeFlags, normalize, normalize_into
+from ._ops_convert import convertto, convertto_into
+from ._ops_crop import center_crop, center_crop_into, customcrop, customcrop_into
+from ._ops_normalize import normalize, normalize_into
 from ._ops_reformat import reformat, reformat_into
 from ._stream import Stream, as_stream
-from ._tensor import CudaArray, Tensor, _debug_disable_keepalive, as_tensor
+from ._tensor import CudaArray, Tensor, _debug_disable_keepalive, as_tensor, reshape
+from ._types import Border, ChannelManip, ColorConversion, Interp, NormalizeFlags, RectI, Round, TensorLayout, Type
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "Border",
+    "ChannelManip",
+    "ColorConversion",
     "CudaArray",
     "CudaError",
     "Error",
     "InternalError",
+    "Interp",
     "InvalidArgumentError",
     "InvalidStateError",
     "NoDeviceError",
-    "NotSupportedError",
     "NormalizeFlags",
+    "NotSupportedError",
     "OutOfMemoryError",
     "RectI",
     "Round",
     "Stream",
     "Tensor",
+    "TensorLayout",
+    "Type",
     "as_stream",
     "as_tensor",
     "center_crop",
@@ -68,6 +75,7 @@ __all__ = [
     "reformat",
     "reformat_into",
     "reset_stats",
+    "reshape",
     "stats",
     "sync_and_collect",
 ]

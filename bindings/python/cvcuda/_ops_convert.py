@@ -1,30 +1,25 @@
 """convertto: dst = saturate(round(src * scale + offset)) between numeric dtypes (OpenCV's Mat::convertTo)."""
 
-import enum
 from typing import Any, Optional
 
 from ._library import lib
 from ._op import check, float_arg, int_arg, new_tensor, stream_argument, tensor_arg
 from ._tensor import Tensor
+from ._types import Round
 
-__all__ = ["Round", "convertto", "convertto_into"]
+__all__ = ["convertto", "convertto_into"]
 
 _convert_to = lib.cvConvertTo
 
 
-class Round(enum.IntEnum):
-    """Rounding of values converted to integer dtypes (the reference library's ``cvcuda.Round``)."""
-
-    NEAREST = lib.CV_ROUND_MODE_NEAREST  #: nearest, ties to even (OpenCV's cvRound), then saturate (default)
-    TRUNCATE = lib.CV_ROUND_MODE_TRUNCATE  #: toward zero, then saturate
-    NEAREST_WRAP = lib.CV_ROUND_MODE_NEAREST_WRAP  #: nearest, then modulo 2**bits (negative -> 0 if unsigned)
-    TRUNCATE_WRAP = lib.CV_ROUND_MODE_TRUNCATE_WRAP  #: toward zero, then modulo 2**bits (negative -> 0 if unsigned)
+# cvcuda.Round keeps the reference library's numbers (NEAREST = 0 ...); the C enum reserves 0 for "unspecified".
+_C_ROUND = {0: lib.CV_ROUND_MODE_NEAREST, 1: lib.CV_ROUND_MODE_TRUNCATE, 2: lib.CV_ROUND_MODE_NEAREST_WRAP,
+            3: lib.CV_ROUND_MODE_TRUNCATE_WRAP}
 
 
 def _arguments(function: str, scale: Any, offset: Any, round: Any):
-    if not isinstance(round, Round):
-        round = int_arg(function, "round", round)
-    return float_arg(function, "scale", scale), float_arg(function, "offset", offset), int(round)
+    mode = _C_ROUND[int_arg(function, "round", round, 0, 3)]
+    return float_arg(function, "scale", scale), float_arg(function, "offset", offset), mode
 
 
 def convertto_into(
@@ -64,6 +59,6 @@ def convertto(
     src_cv = tensor_arg(function, "src", src)
     scale, offset, mode = _arguments(function, scale, offset, round)
     s = stream_argument(stream)
-    dst = new_tensor(stream, src.shape, dtype, src.layout)
+    dst = new_tensor(s, src.shape, dtype, src.layout)
     check(_convert_to(s, src_cv, dst._cv, scale, offset, mode))
     return dst

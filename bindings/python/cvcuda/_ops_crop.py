@@ -5,41 +5,12 @@ from typing import Any, Optional, Tuple
 from ._library import lib
 from ._op import check, int_arg, new_tensor, stream_argument, tensor_arg
 from ._tensor import Tensor
+from ._types import RectI
 
-__all__ = ["RectI", "center_crop", "center_crop_into", "customcrop", "customcrop_into"]
+__all__ = ["center_crop", "center_crop_into", "customcrop", "customcrop_into"]
 
 _custom_crop = lib.cvCustomCrop
 _center_crop = lib.cvCenterCrop
-
-
-class RectI:
-    """An integer rectangle: top-left corner (``x`` column, ``y`` row) and size (``width``, ``height``), in pixels.
-    ``RectI()`` is all zeros; ``RectI(x, y, width, height)`` as the reference library's ``cvcuda.RectI``."""
-
-    __slots__ = ("_x", "_y", "_width", "_height")
-
-    def __init__(self, x: int = 0, y: int = 0, width: int = 0, height: int = 0) -> None:
-        self.x, self.y, self.width, self.height = x, y, width, height
-
-    def _set(name):
-        def setter(self, value):
-            setattr(self, "_" + name, int_arg("cvcuda.RectI", name, value))
-
-        return property(lambda self: getattr(self, "_" + name), setter)
-
-    x = _set("x")
-    y = _set("y")
-    width = _set("width")
-    height = _set("height")
-    del _set
-
-    def __eq__(self, other: Any) -> bool:
-        if not isinstance(other, RectI):
-            return NotImplemented
-        return (self.x, self.y, self.width, self.height) == (other.x, other.y, other.width, other.height)
-
-    def __repr__(self) -> str:
-        return f"RectI(x={self.x}, y={self.y}, width={self.width}, height={self.height})"
 
 
 def _rect(function: str, rect: Any) -> Tuple[int, int, int, int]:
@@ -93,7 +64,7 @@ def customcrop(src: Tensor, rect: RectI, *, stream: Optional[Any] = None) -> Ten
     shape = _cropped_shape(src, w, h)
     if shape is None or w <= 0 or h <= 0:
         check(_custom_crop(s, src_cv, src_cv, x, y, w, h))  # raises C's message: nothing to allocate
-    dst = new_tensor(stream, shape, (src._like or src._make_like())[2], src.layout)
+    dst = new_tensor(s, shape, (src._like or src._make_like())[2], src.layout)
     check(_custom_crop(s, src_cv, dst._cv, x, y, w, h))
     return dst
 
@@ -130,6 +101,6 @@ def center_crop(src: Tensor, crop_size: Tuple[int, int], *, stream: Optional[Any
     shape = _cropped_shape(src, w, h)
     if shape is None or w <= 0 or h <= 0:
         check(_center_crop(s, src_cv, src_cv, w, h))
-    dst = new_tensor(stream, shape, (src._like or src._make_like())[2], src.layout)
+    dst = new_tensor(s, shape, (src._like or src._make_like())[2], src.layout)
     check(_center_crop(s, src_cv, dst._cv, w, h))
     return dst

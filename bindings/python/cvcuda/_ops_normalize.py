@@ -1,6 +1,5 @@
 """normalize: dst = (src - base) * scale * globalscale + globalshift, per channel or per tensor."""
 
-import enum
 from typing import Any, Optional, Sequence, Union
 
 from ._ffi import ffi
@@ -8,17 +7,11 @@ from ._library import lib
 from ._op import check, float_arg, int_arg, new_like, stream_argument, tensor_arg
 from ._tensor import Tensor
 
-__all__ = ["NormalizeFlags", "normalize", "normalize_into"]
+__all__ = ["normalize", "normalize_into"]
 
 _normalize = lib.cvNormalize
 _PARAMS_SIZE = ffi.sizeof("cvNormalizeParams")
 _NULL = ffi.NULL
-
-
-class NormalizeFlags(enum.IntFlag):
-    """Flags of :func:`normalize` (the reference library's ``cvcuda.NormalizeFlags``)."""
-
-    SCALE_IS_STDDEV = lib.CV_NORMALIZE_SCALE_IS_STDDEV  #: scale holds standard deviations: 1 / sqrt(scale**2 + epsilon)
 
 
 def _constant(function: str, name: str, value: Any, params, keep: list) -> None:
@@ -96,6 +89,6 @@ def normalize(
     keep: list = []
     p = _params(function, base, scale, flags, globalscale, globalshift, epsilon, keep)
     s = stream_argument(stream)
-    dst = new_like(stream, src)
+    dst = new_like(s, src)
     check(_normalize(s, src_cv, dst._cv, p))
     return dst

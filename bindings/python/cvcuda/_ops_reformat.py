@@ -37,15 +37,16 @@ def reformat(src: Tensor, layout: str, *, stream: Optional[Any] = None) -> Tenso
     """
     function = "cvcuda.reformat"
     src_cv = tensor_arg(function, "src", src)
-    if not isinstance(layout, str):
-        raise TypeError(f"{function}: layout must be a str such as 'NCHW', got {type(layout).__name__}")
-    src_layout = src.layout or ""
+    if not isinstance(layout, str):  # a str or a cvcuda.TensorLayout
+        raise TypeError(f"{function}: layout must be a str such as 'NCHW' or a cvcuda.TensorLayout, got "
+                        f"{type(layout).__name__}")
+    src_layout = str.__str__(src.layout or "")
     if sorted(layout) != sorted(src_layout):
         raise ValueError(
-            f"{function}: layout={layout!r} must hold the labels of src's layout {src_layout!r} in another order"
+            f"{function}: layout='{layout}' must hold the labels of src's layout '{src_layout}' in another order"
         )
     shape = src.shape
     s = stream_argument(stream)
-    dst = new_tensor(stream, [shape[src_layout.index(label)] for label in layout], (src._like or src._make_like())[2], layout)
+    dst = new_tensor(s, [shape[src_layout.index(label)] for label in layout], (src._like or src._make_like())[2], layout)
     check(_reformat(s, src_cv, dst._cv))
     return dst
