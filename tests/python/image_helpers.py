@@ -1,6 +1,8 @@
 """Helpers of the image-operator GPU tests: random torch tensors of every dtype, poisoned outputs, layout shapes,
 reversed (negative-stride) views through a CAI dict, and host copies for numpy references."""
 
+import zlib
+
 import numpy
 
 from cai_objects import CaiObject
@@ -10,6 +12,11 @@ ARITHMETIC = ["uint8", "int8", "uint16", "int16", "int32", "float16", "bfloat16"
 LAYOUTS = ["HWC", "NHWC", "CHW", "NCHW"]
 _RANGES = {"uint8": (0, 256), "int8": (-128, 128), "uint16": (0, 65536), "int16": (-32768, 32768),
            "int32": (-(2**31), 2**31), "int64": (-(2**40), 2**40)}
+
+
+def seed(*parts) -> int:
+    """A reproducible seed for one parametrised case (Python's str hash changes from run to run)."""
+    return zlib.crc32(repr(parts).encode())
 
 
 def shape_of(layout: str, n: int, h: int, w: int, c: int):

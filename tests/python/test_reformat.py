@@ -5,7 +5,7 @@ import numpy
 import pytest
 
 import cvcuda
-from image_helpers import host, poisoned, random_tensor, reversed_view, shape_of
+from image_helpers import seed, host, poisoned, random_tensor, reversed_view, shape_of
 
 PAIRS = [("NHWC", "NCHW"), ("NCHW", "NHWC"), ("HWC", "CHW"), ("CHW", "HWC"), ("NHWC", "NHWC")]
 
@@ -29,7 +29,7 @@ def run(torch, src_t, src_layout, dst_layout, dtype):
 @pytest.mark.parametrize("channels", [1, 3, 4, 5])
 @pytest.mark.parametrize("size", [(1, 1), (3, 5), (67, 129)])
 def test_reformat_table(torch, dtype, src_layout, dst_layout, channels, size):
-    rng = numpy.random.default_rng(hash((dtype, src_layout, channels, size)) % 2**32)
+    rng = numpy.random.default_rng(seed(dtype, src_layout, channels, size))
     src_t = random_tensor(torch, shape_of(src_layout, 2, size[0], size[1], channels), dtype, rng)
     dst_t = run(torch, src_t, src_layout, dst_layout, dtype)
     assert numpy.array_equal(host(dst_t), transpose(host(src_t), src_layout, dst_layout))
