@@ -43,16 +43,21 @@ template <class In, class Out, int K, bool Vector, class Op> __device__ __forcei
     const int64_t units = ceilDiv(v.inner, K);
     for (int64_t r = static_cast<int64_t>(blockIdx.y) * blockDim.y + threadIdx.y; r < rows;
          r += static_cast<int64_t>(gridDim.y) * blockDim.y) {
-        const int64_t r2 = r % v.rows[2], t = r / v.rows[2];
-        const int64_t r1 = t % v.rows[1], r0 = t / v.rows[1];
-        const int rowChannel =
-            Op::kChannel && v.channelRow >= 0 ? static_cast<int>((v.channelRow == 2 ? r2 : v.channelRow == 1 ? r1 : r0) % v.channels) : 0;
+        int64_t r0 = 0, r1 = 0, r2 = r; // row dims of extent 1 need no division (e.g. a crop of one image batch)
+        if (v.rows[0] * v.rows[1] > 1) {
+            const int64_t t = divmod(r, v.rows[2], r2);
+            r0 = divmod(t, v.rows[1], r1);
+        }
+        int64_t rowChannel = 0;
+        if (Op::kChannel && v.channelRow >= 0) divmod(v.channelRow == 2 ? r2 : v.channelRow == 1 ? r1 : r0, v.channels, rowChannel);
         const char *s = v.src + r0 * v.srcRow[0] + r1 * v.srcRow[1] + r2 * v.srcRow[2];
         char *d = v.dst + r0 * v.dstRow[0] + r1 * v.dstRow[1] + r2 * v.dstRow[2];
         for (int64_t q = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; q < units;
              q += static_cast<int64_t>(gridDim.x) * blockDim.x) {
             const int64_t i0 = q * K;
-            int c = Op::kChannel && channelInner ? static_cast<int>(i0 % v.channels) : rowChannel;
+            int64_t c0 = 0;
+            if (Op::kChannel && channelInner) divmod(i0, v.channels, c0);
+            int c = static_cast<int>(Op::kChannel && channelInner ? c0 : rowChannel);
             if constexpr (Vector) {
                 if (i0 + K <= v.inner) {
                     In in[K];
