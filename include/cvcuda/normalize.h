@@ -1,4 +1,6 @@
-/* cvcuda-c: the normalize operator (the reference library's Normalize). */
+/* cvcuda-c: the normalize operator (the reference library's Normalize). OpenCV's legacy C header
+ * opencv2/core/core_c.h declares a cvNormalize of another signature: do not include both in one translation unit
+ * (OpenCV 4's C++ headers, opencv2/core.hpp and opencv2/imgproc.hpp, do not declare it). */
 #ifndef CVCUDA_NORMALIZE_H
 #define CVCUDA_NORMALIZE_H
 
