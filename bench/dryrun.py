@@ -400,6 +400,7 @@ def dry_run(args):
         if f.stat().st_size < 10_000:
             failures.append(f"plot {f} is suspiciously small")
     print(f"report written to {out} ({', '.join(f.name for f in files)})")
+    failures += loop_smoke(args, cases, ref, out / "smoke")
     print(f"estimated device time of the full run on an H200: {estimate_seconds(cases):.0f} s (budget 240 s)")
     if estimate_seconds(cases) > 200:
         failures.append("estimated run time over 200 s: fewer rows or repetitions")
@@ -409,6 +410,50 @@ def dry_run(args):
         print(f"FAIL: {line}")
     print(f"dry run: {'FAILED' if failures else 'ok'} ({len(failures)} failures, {len(info)} notes)")
     return 1 if failures else 0
+
+
+def loop_smoke(args, cases, api, out):
+    """Runs run.py's measurement loop (Session) for the small cases on tests/bench/fake_torch.py, with the fake
+    reference API as the library and our real C library through ctypes (which fails there without a GPU: the column's
+    skip notes are then exercised), and writes a report from its results. Returns failures."""
+    sys.path.insert(0, str(ROOT / "tests" / "bench"))
+    import fake_torch
+    saved = sys.modules.get("torch")
+    sys.modules["torch"] = fake_torch
+    failures = []
+    try:
+        import report
+        import run
+        small = [c for c in cases if sum(s.nbytes for s in c.tensors.values()) <= 16 << 20 and c.op != "tv"]
+        session = run.Session(args, ("ours_c", "ours", "torch", "copy"), api)
+        results = session.run(small, "")
+        for c in small:
+            r = results.get(c.key, {})
+            if "error" in r:
+                failures.append(f"loop: {c.key}: {r['error']}")
+            for side, cell in r.items():
+                if isinstance(cell, dict) and "us" not in cell and "skip" not in cell:
+                    failures.append(f"loop: {c.key}: {side}: neither a time nor a skip: {cell}")
+                if side in ("ours", "torch", "copy") and isinstance(cell, dict) and "skip" in cell:
+                    failures.append(f"loop: {c.key}: {side} skipped: {cell['skip']}")
+            if c.kind == "gpu" and "us" not in r.get("copy", {}):
+                failures.append(f"loop: {c.key}: no copy time")
+        data = {"env": run.environment(fake_torch, types.SimpleNamespace(__version__="dry run"), None),
+                "results": results, "reference_given": False, "reference_ok": False, "seconds": 0}
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "perf.md").write_text("# Performance\n")
+        report.write(data, small, out / "perf.md", out / "img")
+        print(f"measurement loop: {len(small)} small cases run on the numpy stand-in for torch; report in {out}")
+    except Exception as exc:
+        import traceback
+        traceback.print_exc()
+        failures.append(f"loop: {type(exc).__name__}: {exc}")
+    finally:
+        if saved is None:
+            del sys.modules["torch"]
+        else:
+            sys.modules["torch"] = saved
+    return failures
 
 
 def _has(api, name):

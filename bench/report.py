@@ -82,18 +82,24 @@ def host_table(cases, results):
 
 
 def notes(cases, results):
-    out = []
+    """One line per (operator, column, reason), with the rows it concerns."""
+    grouped = {}
     for c in cases:
         r = results.get(c.key)
         if r is None:
             continue
         if "error" in r:
-            out.append(f"- {c.key}: not measured: {r['error']}")
+            grouped.setdefault((c.op, "row", f"not measured: {r['error']}"), []).append(c.name)
         for side, cell in r.items():
             if isinstance(cell, dict) and "skip" in cell:
-                out.append(f"- {c.key}: {LABEL.get(side, side)} skipped: {cell['skip']}")
+                grouped.setdefault((c.op, LABEL.get(side, side), f"skipped: {cell['skip']}"), []).append(c.name)
             if isinstance(cell, dict) and cell.get("syncs_per_call"):
-                out.append(f"- {c.key}: {LABEL.get(side, side)} made {cell['syncs_per_call']:.2f} device syncs per call")
+                grouped.setdefault((c.op, LABEL.get(side, side), f"{cell['syncs_per_call']:.2f} device syncs per call"),
+                                   []).append(c.name)
+    out = []
+    for (op, side, why), names in grouped.items():
+        rows = names[0] if len(names) == 1 else f"{len(names)} rows"
+        out.append(f"- {op} ({rows}): {side} {why}")
     return out
 
 

@@ -154,8 +154,14 @@ class Session:
         self.l2 = getattr(props, "L2_cache_size", 0) or L2_FALLBACK
         self.cv_stream = cv.as_stream(self.stream) if cv is not None else None
         self.host_stream = None
-        self.c = CLibrary(args.lib) if "ours_c" in sides else None
-        self.c_stream = self.c.stream(self.stream.cuda_stream) if self.c else None
+        self.c = self.c_stream = None
+        self.c_error = None
+        if "ours_c" in sides:
+            try:
+                self.c = CLibrary(args.lib)
+                self.c_stream = self.c.stream(self.stream.cuda_stream)
+            except Exception as exc:  # the column then says why, row by row
+                self.c_error = f"C API unavailable: {short(exc)}"
         try:
             import torchvision.transforms.v2 as v2
             import torchvision.transforms.v2.functional as F
@@ -190,6 +196,8 @@ class Session:
         if side == "ours_c":
             if case.bind_c is None:
                 return None, []
+            if self.c_error:
+                raise RuntimeError(self.c_error)
             handles, fns = [], []
             for s in sets:
                 h = {n: self.c.wrap(t, case.tensors[n].layout) for n, t in s.items() if case.tensors[n].layout}
