@@ -418,14 +418,17 @@ def loop_smoke(args, cases, api, out):
     skip notes are then exercised), and writes a report from its results. Returns failures."""
     sys.path.insert(0, str(ROOT / "tests" / "bench"))
     import fake_torch
-    saved = sys.modules.get("torch")
+    saved = {name: sys.modules.get(name) for name in ("torch", "torchvision")}
     sys.modules["torch"] = fake_torch
+    sys.modules["torchvision"] = None  # import fails: never a real torchvision on the stand-in
     failures = []
     try:
         import report
         import run
         small = [c for c in cases if sum(s.nbytes for s in c.tensors.values()) <= 16 << 20 and c.op != "tv"]
-        session = run.Session(args, ("ours_c", "ours", "torch", "copy"), api)
+        # No C library: a real one on a GPU machine would be handed host memory. Its column's skip path runs instead.
+        session = run.Session(types.SimpleNamespace(**{**vars(args), "lib": "/nonexistent/libcvcuda_c.so.1"}),
+                              ("ours_c", "ours", "torch", "copy"), api)
         results = session.run(small, "")
         for c in small:
             r = results.get(c.key, {})
@@ -449,10 +452,11 @@ def loop_smoke(args, cases, api, out):
         traceback.print_exc()
         failures.append(f"loop: {type(exc).__name__}: {exc}")
     finally:
-        if saved is None:
-            del sys.modules["torch"]
-        else:
-            sys.modules["torch"] = saved
+        for name, module in saved.items():
+            if module is None:
+                del sys.modules[name]
+            else:
+                sys.modules[name] = module
     return failures
 
 

@@ -354,6 +354,9 @@ def main():
 
     if args.dry_run:
         from dryrun import dry_run
+        full = pathlib.Path(args.reference or "/nonexistent") / "cvcuda" / "__init__.pyi"
+        if full.exists():  # the reference's own, complete .pyi rather than the excerpt
+            args.pyi = str(full)
         return dry_run(args)
     if args.report_only:
         import report
