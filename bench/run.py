@@ -204,6 +204,8 @@ class Session:
                 handles += h.values()
                 fns.append(case.bind_c(self.c, h, self.c_stream))
             return fns, handles
+        if case.bind is None:
+            return None, []
         why = missing(self.cv, case)
         if why:
             raise LookupError(why)
