@@ -43,16 +43,16 @@ class GpuClock:
         """Median GPU µs per call of the callables `fns` (one per buffer set, taken in turn) and the batch details;
         `counter` (e.g. the library's device-sync count) is read around the timed batches and reported per call."""
         cuda, sets = self.torch.cuda, len(fns)
-        t0 = time.perf_counter()
         for f in fns:  # first use of every set outside the clock: lazy loading, first-use synchronisations
             f()
         cuda.synchronize()
-        host_ms = (time.perf_counter() - t0) * 1e3 / sets
         probe = min(sets, 8)
         a, b = self._event(), self._event()
         a.record()
+        t0 = time.perf_counter()
         for k in range(probe):
             fns[k]()
+        host_ms = (time.perf_counter() - t0) * 1e3 / probe  # enqueue time per call, the spin's first estimate
         b.record()
         b.synchronize()
         estimate_ms = max(a.elapsed_time(b) / probe, 1e-4)
