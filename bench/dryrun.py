@@ -134,7 +134,6 @@ class FakeApi(types.SimpleNamespace):
         self.as_tensor = lambda buffer, layout=None: FakeTensor(getattr(buffer, "shape", None), layout)
         self.as_stream = lambda arg: FakeStream()
         self.Stream = FakeStream
-        self.tv = types.SimpleNamespace()  # cvcuda.tv's calls need torch: checked on the GPU machine
 
     def _checker(self, name, sigs):
         classes, label = self._classes, self._label
@@ -346,6 +345,9 @@ def dry_run(args):
     checked = {"reference": 0, "ours": 0, "C API": 0}
     for c in cases:
         if c.bind is None:
+            continue
+        if c.op == "tv":  # builds torchvision transforms and imports the library's cvcuda.tv: the GPU run's to check
+            info.append(f"{c.key}: calls not checked here (they need torch, torchvision and the libraries)")
             continue
         for label, api in (("reference", ref), ("ours", ours)):
             if api is None or label in c.skip:

@@ -165,9 +165,10 @@ class Session:
         try:
             import torchvision.transforms.v2 as v2
             import torchvision.transforms.v2.functional as F
+            from torchvision.transforms import InterpolationMode
         except ImportError:
-            v2 = F = None
-        self.T = types.SimpleNamespace(torch=torch, F=F, v2=v2)
+            v2 = F = InterpolationMode = None
+        self.T = types.SimpleNamespace(torch=torch, F=F, v2=v2, InterpolationMode=InterpolationMode)
         self.counter = (lambda: cv.stats()["deviceSyncs"]) if cv is not None and hasattr(cv, "stats") else None
 
     def run(self, cases, only):

@@ -10,8 +10,8 @@ callable doing one call:
   bind_c(c, t, stream)     our C API through tests/abi/cvcuda_ctypes.py: `c` has the loaded library (`c.lib`) and
                            `c.check(status, what)`; `t` maps names to cvTensor handles; `stream` is a cvStream
   bind_torch(torch, t)     torch / torchvision v2 on the same torch tensors (`torch` is a namespace with `torch`, `F`
-                           = torchvision.transforms.v2.functional, `v2` = torchvision.transforms.v2; F and v2 are None
-                           without torchvision)
+                           = torchvision.transforms.v2.functional, `v2` = torchvision.transforms.v2, `InterpolationMode`
+                           = torchvision.transforms.InterpolationMode; those three are None without torchvision)
 Host-time cases (kind "host") use the same functions; there the callable is timed on the host with the GPU idle.
 A case whose function is None has no entry in that column. A library that lacks a name in `requires` (e.g. our package
 before the operator exists) gets a skip note instead of a number, and so does a bind or first call that raises.

@@ -87,6 +87,8 @@ def host_cases():
               lambda cv, t, s: (lambda: cv.flip_into(t["dst"], t["src"], 1, stream=s)), requires=("flip_into",)),
         _host("flip(src, 1, stream=s)", lambda cv, t, s: (lambda: cv.flip(t["src"], 1, stream=s)),
               bind_torch=lambda T, t: (lambda: T.torch.flip(t["raw"], (2,))), torch_name="torch.flip(x, [2])"),
+        _host("as_tensor(torch tensor, 'NHWC')", lambda cv, t, s: (lambda: cv.as_tensor(t["raw"], "NHWC")),
+              requires=("as_tensor",)),
         _host("as_tensor(torch tensor, 'NHWC') then flip",
               lambda cv, t, s: (lambda: cv.flip(cv.as_tensor(t["raw"], "NHWC"), 1, stream=s)),
               requires=("flip", "as_tensor")),

@@ -18,7 +18,7 @@ def case(n, h, w, interp, oh, ow, tv_interp, antialias):
     def bind_torch(T, t):
         if T.F is None:
             return None
-        src, mode = t["src_nchw"], getattr(T.F.InterpolationMode, tv_interp)
+        src, mode = t["src_nchw"], getattr(T.InterpolationMode, tv_interp)
         return lambda: T.F.resize(src, [oh, ow], interpolation=mode, antialias=antialias)
 
     src = Spec("in", (n, h, w, 3), "u8", "NHWC")
