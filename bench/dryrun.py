@@ -443,6 +443,10 @@ def loop_smoke(args, cases, api, out):
                     failures.append(f"loop: {c.key}: {side} skipped: {cell['skip']}")
             if c.kind == "gpu" and "us" not in r.get("copy", {}):
                 failures.append(f"loop: {c.key}: no copy time")
+        profiled = run.Session(types.SimpleNamespace(**{**vars(args), "lib": "/nonexistent", "profile": True}),
+                               ("ours", "torch", "copy"), api).run(small[:2], "")
+        if any("us" in cell for r in profiled.values() for cell in r.values() if isinstance(cell, dict)):
+            failures.append("loop: --profile timed a call")
         data = {"env": run.environment(fake_torch, types.SimpleNamespace(__version__="dry run"), None),
                 "results": results, "reference_given": False, "reference_ok": False, "seconds": 0}
         out.mkdir(parents=True, exist_ok=True)

@@ -145,6 +145,17 @@ def section(data, cases, img_rel):
     return "\n".join(lines)
 
 
+def summary(data, cases):
+    """The summary and host tables alone, for the run's log (scripts/gpu-check.sh quotes its end)."""
+    results = data["results"]
+    measured = [c for c in cases if c.key in results]
+    headline = [c for c in measured if c.kind == "gpu" and c.table and c.headline]
+    host = [c for c in measured if c.kind == "host"]
+    order = ("ours_c", "ours", "reference", "torch", "copy")
+    return ((["GPU time per call (µs):"] + gpu_table(headline, results, order) if headline else []) +
+            (["", "Host time per call (µs):"] + host_table(host, results) if host else []))
+
+
 def write_section(path, text):
     doc = path.read_text() if path.exists() else "# Performance\n"
     block = f"{BEGIN}\n{text}\n{END}"

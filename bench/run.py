@@ -147,6 +147,7 @@ class Session:
         import torch
         from timing import GpuClock
         self.torch, self.sides, self.cv = torch, sides, cv
+        self.profile = getattr(args, "profile", False)
         self.stream = torch.cuda.Stream()
         torch.cuda.set_stream(self.stream)
         self.clock = GpuClock(torch)
@@ -174,7 +175,7 @@ class Session:
     def run(self, cases, only):
         results = {}
         for case in cases:
-            if only and only not in case.key:
+            if only and only not in case.key or self.profile and case.kind == "host":
                 continue
             t0 = time.perf_counter()
             res = results[case.key] = {}
@@ -219,6 +220,8 @@ class Session:
         for side in self.sides:
             if side in case.skip:
                 res[side] = {"skip": case.skip[side]}
+            elif side == "copy" and self.profile:
+                continue
             elif side == "copy":
                 half = case.bytes_moved // 2
                 pairs = [(torch.empty(half, dtype=torch.uint8, device="cuda"),
@@ -230,6 +233,13 @@ class Session:
                 try:
                     fns, handles = self.fns_for(side, case, sets)
                     if fns is None:
+                        continue
+                    if self.profile:
+                        fns[0]()
+                        torch.cuda.synchronize()
+                        fns[-1]()
+                        torch.cuda.synchronize()
+                        res[side] = {"skip": "profiled, not timed"}
                         continue
                     res[side] = self.clock.measure(fns, self.counter if side in ("ours", "reference") else None)
                     if side in ("ours", "reference", "ours_c") and case.exact_torch and case.bind_torch:
@@ -316,6 +326,8 @@ def reference_process(args, json_path):
            "--json", str(json_path)]
     if args.only:
         cmd += ["--only", args.only]
+    if args.profile:
+        cmd.append("--profile")
     log(f"reference library: {' '.join(cmd)} (PYTHONPATH={env['PYTHONPATH']})")
     rc = subprocess.run(cmd, env=env).returncode
     if rc != 0 or not json_path.exists():
@@ -347,6 +359,9 @@ def main():
     ap.add_argument("--img", default=str(ROOT / "docs" / "img"))
     ap.add_argument("--json", default=str(ROOT / "docs" / "verification" / "logs" / "bench-results.json"))
     ap.add_argument("--no-write", action="store_true", help="measure and print; leave docs/ alone")
+    ap.add_argument("--profile", action="store_true",
+                    help="no timing: each selected GPU row's calls run twice per side (warm-up, then the one to "
+                         "look at), for `ncu`/`nsys profile python3 bench/run.py --profile --only TEXT`; writes nothing")
     ap.add_argument("--dry-run", action="store_true", help="no GPU: check the rows, their calls and the report")
     ap.add_argument("--pyi", default=str(ROOT / "tests" / "bench" / "cvcuda_reference_api.pyi"),
                     help="--dry-run: the reference API the calls are checked against")
@@ -392,11 +407,14 @@ def main():
     data = {"env": environment(torch, cvcuda, ref), "results": results,
             "reference_given": bool(args.reference), "reference_ok": ref is not None,
             "seconds": round(time.perf_counter() - t_start, 1)}
+    if args.profile:
+        return 0
     json_path.write_text(json.dumps(data, indent=1))
     log(f"results: {json_path} ({data['seconds']} s)")
+    import report
     if not args.no_write:
-        import report
         report.write(data, cases, pathlib.Path(args.perf), pathlib.Path(args.img))
+    log("\n".join(report.summary(data, cases)))
     return 0
 
 

@@ -120,9 +120,9 @@ PY
     echo '```'
     echo
     if [ $bench = 1 ]; then
-        echo "Benchmark (tables and plots in docs/perf.md; last lines of logs/bench-run.log):"
+        echo "Benchmark summary (all tables and the plots in docs/perf.md; the run in logs/bench-run.log):"
         echo '```'
-        tail -n 8 "$logs/bench-run.log"
+        sed -n '/^GPU time per call/,$p' "$logs/bench-run.log"
         echo '```'
         echo
     fi
