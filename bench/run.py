@@ -385,7 +385,11 @@ def main():
         return worker(args)
 
     t_start = time.perf_counter()
-    import torch
+    try:
+        import torch
+    except ImportError:
+        log("bench/run.py: torch is not installed (use --dry-run to check the benchmark without it)")
+        return 1
     if not torch.cuda.is_available():
         log("bench/run.py: no CUDA GPU (use --dry-run to check the benchmark without one)")
         return 1
@@ -395,8 +399,10 @@ def main():
     ref = None
     if args.reference:  # first, while this process holds no GPU memory
         ref = reference_process(args, json_path.with_name(json_path.stem + "-reference.json"))
+    sys.path.insert(0, str(ROOT / "bindings" / "python"))  # ours (this process only; the reference's has its own path)
+    os.environ.setdefault("CVCUDA_C_LIBRARY", args.lib)
     import cvcuda
-    log(f"ours: cvcuda {cvcuda.__version__} from {cvcuda.__file__}, C library {args.lib}")
+    log(f"ours: cvcuda {cvcuda.__version__} from {cvcuda.__file__}, C library {os.environ['CVCUDA_C_LIBRARY']}")
     sides = ("ours_c", "ours", "torch", "copy") if pathlib.Path(args.lib).exists() else ("ours", "torch", "copy")
     session = Session(args, sides, cvcuda)
     results = session.run(cases, args.only)
