@@ -170,7 +170,8 @@ class Session:
         except ImportError:
             v2 = F = InterpolationMode = None
         self.T = types.SimpleNamespace(torch=torch, F=F, v2=v2, InterpolationMode=InterpolationMode)
-        self.counter = (lambda: cv.stats()["deviceSyncs"]) if cv is not None and hasattr(cv, "stats") else None
+        # Our package counts its device synchronisations (cvcuda.stats()); the reference has no such counter.
+        self.counter = (lambda: cv.stats()["deviceSyncs"]) if "ours" in sides and hasattr(cv, "stats") else None
 
     def run(self, cases, only):
         results = {}
@@ -241,7 +242,7 @@ class Session:
                         torch.cuda.synchronize()
                         res[side] = {"skip": "profiled, not timed"}
                         continue
-                    res[side] = self.clock.measure(fns, self.counter if side in ("ours", "reference") else None)
+                    res[side] = self.clock.measure(fns, self.counter if side == "ours" else None)
                     if side in ("ours", "reference", "ours_c") and case.exact_torch and case.bind_torch:
                         res[side]["equals_torch"] = self.equals_torch(case, sets[-1])
                 except Exception as exc:
@@ -329,6 +330,7 @@ def reference_process(args, json_path):
     if args.profile:
         cmd.append("--profile")
     log(f"reference library: {' '.join(cmd)} (PYTHONPATH={env['PYTHONPATH']})")
+    json_path.unlink(missing_ok=True)  # never an earlier run's numbers
     rc = subprocess.run(cmd, env=env).returncode
     if rc != 0 or not json_path.exists():
         log(f"reference worker failed (exit {rc}): its column is left out")
