@@ -72,6 +72,7 @@ class GpuClock:
                 end.record()
                 caught_up = start.query()
                 if not caught_up:
+                    host_ms = batch_host_ms / n  # the next spin from this batch's own enqueue time
                     break
                 if synchronising:
                     break
