@@ -46,7 +46,16 @@ void Event::lastReleased() noexcept {
     }
 }
 
-bool Event::done() const noexcept { return cudaEventQuery(handle_) != cudaErrorNotReady; }
+bool Event::done() const noexcept {
+    // cudaEventQuery is a "potentially unsafe" call while any thread captures in cudaStreamCaptureModeGlobal: it would
+    // invalidate that capture. This thread's relaxed mode allows it; the library never records its events inside a
+    // capture, so the query cannot conflict with one.
+    cudaStreamCaptureMode mode = cudaStreamCaptureModeRelaxed;
+    const bool exchanged = cudaThreadExchangeStreamCaptureMode(&mode) == cudaSuccess;
+    const bool done = cudaEventQuery(handle_) != cudaErrorNotReady;
+    if (exchanged) (void)cudaThreadExchangeStreamCaptureMode(&mode);
+    return done;
+}
 
 Ref<Event> recordEvent(const Stream &stream) {
     Ref<Event> e = Ref<Event>::adopt(EventPool::acquire(stream.device()));

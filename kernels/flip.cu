@@ -613,6 +613,7 @@ cudaError_t launchGenericOf(int elemSize, const FlipParams &p, cudaStream_t stre
     case 2: return launchGeneric<2>(p, stream);
     case 4: return launchGeneric<4>(p, stream);
     case 8: return launchGeneric<8>(p, stream);
+    case 16: return launchGeneric<16>(p, stream);
     default: return cudaErrorInvalidValue;
     }
 }
@@ -660,7 +661,7 @@ cudaError_t preloadFlipKernels() {
     listRowCopy<1, 2, 4, 8, 16>(kernels);
     listColumnGroups<1, 2, 3, 4, 6, 8, 12, 16, 24, 48>(kernels);
     listColumnUnits<1, 2, 4, 8, 16>(kernels);
-    listGeneric<1, 2, 4, 8>(kernels);
+    listGeneric<1, 2, 4, 8, 16>(kernels);
     for (const void *kernel : kernels) {
         cudaFuncAttributes attributes;
         const cudaError_t err = cudaFuncGetAttributes(&attributes, kernel);

@@ -31,6 +31,7 @@ from ._library import __c_version__, reset_stats, stats, sync_and_collect
 from ._ops import flip, flip_into
 from ._stream import Stream, as_stream
 from ._tensor import CudaArray, Tensor, _debug_disable_keepalive, as_tensor
+from ._dlpack import from_dlpack
 
 __version__ = "0.1.0"
 
@@ -50,6 +51,7 @@ __all__ = [
     "as_tensor",
     "flip",
     "flip_into",
+    "from_dlpack",
     "reset_stats",
     "stats",
     "sync_and_collect",
