@@ -11,6 +11,7 @@ collected.
 """
 
 import ctypes
+import sys
 from typing import Any, Optional, Tuple
 
 from ._errors import error_from_status
@@ -129,6 +130,27 @@ def export(tensor: Tensor, stream: Any, max_version: Any, dl_device: Any, copy: 
     address = int(ffi.cast("uintptr_t", legacy))
     _legacy_exports[address] = legacy
     return _api.PyCapsule_New(address, _LEGACY, _capsule_destructor)
+
+
+def order_release_after_consumers(tensor: Tensor) -> None:
+    """Called when a CAI export (:class:`CudaArray`) is dropped: orders the release of the tensor's memory, and later
+    cvcuda writes to it, after the work already queued on the current stream of PyTorch and of CuPy (those loaded),
+    on the tensor's device. Records one event per such stream; none while it is being captured. Never raises."""
+    try:
+        torch = sys.modules.get("torch")
+        cupy = sys.modules.get("cupy")
+        if torch is None and cupy is None:
+            return
+        streams = []
+        if torch is not None and torch.cuda.is_initialized():
+            streams.append(as_stream(torch.cuda.current_stream(dlpack_device(tensor)[1])))
+        if cupy is not None:
+            handle = cupy.cuda.get_current_stream().ptr
+            streams.append(as_stream(handle) if handle else _default_stream())
+        for stream in streams:
+            lib.cvTensorAddConsumer(tensor._cv, stream._cv)
+    except BaseException:  # a finaliser cannot raise; the release then follows cvcuda's own tracked work only
+        pass
 
 
 # --- import: capsules from other producers

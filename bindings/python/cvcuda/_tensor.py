@@ -47,6 +47,14 @@ _owners: Dict[int, Any] = {}
 _next_key = itertools.count(1).__next__
 _owner_lock = threading.Lock()
 _keepalive = True
+_order_cai_release = True
+
+
+def _debug_disable_cai_release_order(disabled: bool = True) -> None:
+    """PRIVATE, for the CAI export lifetime test's negative control only: a dropped CudaArray no longer orders the
+    release of its tensor's memory after the consumers' current streams."""
+    global _order_cai_release
+    _order_cai_release = not disabled
 
 
 @ffi.callback("void(void *)")
@@ -317,6 +325,12 @@ class CudaArray:
             "strides": tuple(cai.strides[0:n]),
             "stream": cai.stream if cai.streamKind == _INTEGER else None,
         }
+
+    def __del__(self) -> None:
+        # The consumer (torch.as_tensor keeps this object as its tensor's owner) drops it right after queuing reads
+        # on its current stream; the memory must not be released before they ran (docs/streams.md, "Exports").
+        if _order_cai_release:
+            _dlpack.order_release_after_consumers(self.tensor)
 
     def __repr__(self) -> str:
         return f"<cvcuda.CudaArray {self.__cuda_array_interface__!r}>"
