@@ -162,6 +162,9 @@ Ref<Region> attach(uint64_t lo, uint64_t hi) {
 void addProducer(Tensor &tensor, const Ref<Stream> &stream, bool recordNow) {
     Engine &e = engine();
     DeviceGuard guard(stream->device());
+    // An event recorded inside a capture could never be queried or waited on outside it: work that follows on the
+    // capture is ordered by the graph itself, so a capturing producer adds no hazard state.
+    if (isCapturing(*stream)) return;
     // Only a stream the library owns may have its event recorded later: an adopted one may be gone by then.
     Ref<Event> event = recordNow || !stream->owned() ? recordEvent(*stream) : nullptr;
     std::lock_guard<std::mutex> lock(e.mutex);
@@ -346,10 +349,7 @@ void orderConsumer(Tensor &tensor, const Ref<Stream> &consumer, bool includeRead
 }
 
 void addConsumer(Tensor &tensor, const Ref<Stream> &consumer) {
-    if (tensor.desc().numel == 0) return;
-    DeviceGuard guard(consumer->device());
-    if (isCapturing(*consumer)) return;
-    addProducer(tensor, consumer, true);
+    if (tensor.desc().numel > 0) addProducer(tensor, consumer, true);
 }
 
 void collect(bool wait) {

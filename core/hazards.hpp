@@ -47,7 +47,7 @@ namespace hazards {
 Ref<Region> attach(uint64_t lo, uint64_t hi);
 
 // Records that `stream` produces the tensor's memory (CAI producer stream, allocation), as a write: with an event now,
-// or (recordNow == false) with one recorded when another stream first needs it.
+// or (recordNow == false) with one recorded when another stream first needs it. Nothing while `stream` is captured.
 void addProducer(Tensor &tensor, const Ref<Stream> &stream, bool recordNow = true);
 
 // Orders `stream` after the hazards of `uses`, runs `launch` (which enqueues work on `stream`), then records the
