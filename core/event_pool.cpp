@@ -47,14 +47,8 @@ void Event::lastReleased() noexcept {
 }
 
 bool Event::done() const noexcept {
-    // cudaEventQuery is a "potentially unsafe" call while any thread captures in cudaStreamCaptureModeGlobal: it would
-    // invalidate that capture. This thread's relaxed mode allows it; the library never records its events inside a
-    // capture, so the query cannot conflict with one.
-    cudaStreamCaptureMode mode = cudaStreamCaptureModeRelaxed;
-    const bool exchanged = cudaThreadExchangeStreamCaptureMode(&mode) == cudaSuccess;
-    const bool done = cudaEventQuery(handle_) != cudaErrorNotReady;
-    if (exchanged) (void)cudaThreadExchangeStreamCaptureMode(&mode);
-    return done;
+    RelaxedCaptureMode relaxed; // cudaEventQuery would invalidate a global-mode capture of any thread
+    return cudaEventQuery(handle_) != cudaErrorNotReady;
 }
 
 Ref<Event> recordEvent(const Stream &stream) {

@@ -746,7 +746,8 @@ FlipPlan planFlipKernel(const FlipParams &in) {
 
 cudaError_t launchFlip(const FlipParams &in, cudaStream_t stream, bool *launched) {
     if (launched != nullptr) *launched = false;
-    if (in.elemSize != 1 && in.elemSize != 2 && in.elemSize != 4 && in.elemSize != 8) return cudaErrorInvalidValue;
+    if (in.elemSize != 1 && in.elemSize != 2 && in.elemSize != 4 && in.elemSize != 8 && in.elemSize != 16)
+        return cudaErrorInvalidValue;
     const FlipPlan plan = planFlipKernel(in);
     if (launched != nullptr) *launched = plan.path != FlipPath::Nothing;
     switch (plan.path) {

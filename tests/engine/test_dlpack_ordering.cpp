@@ -80,13 +80,14 @@ TEST_CASE("negative control: DLPack export with NO_SYNC lets the consumer read b
 namespace {
 
 // The consumer queues a read of an exported library-owned tensor behind a spin, then calls the deleter and the
-// owner releases its handle; new allocations on another stream then overwrite whatever memory they get.
+// owner releases its handle; new allocations on the tensor's stream then overwrite whatever memory they get (the
+// pool hands a block freed on a stream to that stream's next allocation at once, unless the free waits on events).
 Bytes readAfterRelease(bool orderRelease, const Bytes &input) {
     DeviceBuffer src(kShape.bytes()), probe(kShape.bytes()), garbageSource(kShape.bytes());
     src.upload(input);
     probe.fill(kPoison);
     garbageSource.fill(1);
-    Stream s = createStream(), other = createStream();
+    Stream s = createStream();
     SideStream consumer;
     Stream consumerHandle = wrapStream(consumer.get());
     Tensor in = wrap(src, kShape, kCaiNone), garbageIn = wrap(garbageSource, kShape, kCaiNone);
@@ -102,11 +103,11 @@ Bytes readAfterRelease(bool orderRelease, const Bytes &input) {
     owned.reset();
     std::vector<Tensor> reuse;
     for (int i = 0; i < 4; ++i) {
-        reuse.emplace_back(createOn(other.get()));
-        CV_OK(cvFlip(other.get(), garbageIn.get(), reuse.back().get(), 0));
+        reuse.emplace_back(createOn(s.get()));
+        CV_OK(cvFlip(s.get(), garbageIn.get(), reuse.back().get(), 0));
     }
     CVTEST_CUDA(cudaStreamSynchronize(consumer.get()));
-    CV_OK(cvStreamSync(other.get()));
+    CV_OK(cvStreamSync(s.get()));
     return probe.download();
 }
 
