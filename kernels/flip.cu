@@ -613,6 +613,7 @@ cudaError_t launchGenericOf(int elemSize, const FlipParams &p, cudaStream_t stre
     case 2: return launchGeneric<2>(p, stream);
     case 4: return launchGeneric<4>(p, stream);
     case 8: return launchGeneric<8>(p, stream);
+    case 16: return launchGeneric<16>(p, stream);
     default: return cudaErrorInvalidValue;
     }
 }
@@ -667,7 +668,7 @@ cudaError_t preloadFlipKernels() {
     listRowCopy<1, 2, 4, 8, 16>(kernels);
     listColumnGroups<1, 2, 3, 4, 6, 8, 12, 16, 24, 48>(kernels);
     listColumnUnits<1, 2, 4, 8, 16>(kernels);
-    listGeneric<1, 2, 4, 8>(kernels);
+    listGeneric<1, 2, 4, 8, 16>(kernels);
     for (const void *kernel : kernels) {
         cudaFuncAttributes attributes;
         const cudaError_t err = cudaFuncGetAttributes(&attributes, kernel);
@@ -752,7 +753,8 @@ FlipPlan planFlipKernel(const FlipParams &in) {
 
 cudaError_t launchFlip(const FlipParams &in, cudaStream_t stream, bool *launched) {
     if (launched != nullptr) *launched = false;
-    if (in.elemSize != 1 && in.elemSize != 2 && in.elemSize != 4 && in.elemSize != 8) return cudaErrorInvalidValue;
+    if (in.elemSize != 1 && in.elemSize != 2 && in.elemSize != 4 && in.elemSize != 8 && in.elemSize != 16)
+        return cudaErrorInvalidValue;
     const FlipPlan plan = planFlipKernel(in);
     if (launched != nullptr) *launched = plan.path != FlipPath::Nothing;
     switch (plan.path) {

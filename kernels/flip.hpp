@@ -15,7 +15,7 @@ struct FlipParams {
     int64_t shape[5];      // elements per dimension, all > 0
     int64_t srcStrides[5]; // bytes
     int64_t dstStrides[5]; // bytes
-    int32_t elemSize;      // 1, 2, 4 or 8
+    int32_t elemSize;      // 1, 2, 4, 8 or 16 (complex128)
     bool flipRows;         // y -> height-1-y  (flipCode == 0 or < 0)
     bool flipCols;         // x -> width-1-x   (flipCode > 0 or < 0)
     bool inPlace;
