@@ -36,6 +36,7 @@ from ._ops_reformat import reformat, reformat_into
 from ._stream import Stream, as_stream
 from ._tensor import CudaArray, Tensor, _debug_disable_keepalive, as_tensor, reshape
 from ._types import Border, ChannelManip, ColorConversion, Interp, NormalizeFlags, RectI, Round, TensorLayout, Type
+from ._dlpack import from_dlpack
 
 __version__ = "0.1.0"
 
@@ -70,6 +71,7 @@ __all__ = [
     "customcrop_into",
     "flip",
     "flip_into",
+    "from_dlpack",
     "normalize",
     "normalize_into",
     "reformat",
