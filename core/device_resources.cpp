@@ -2,6 +2,8 @@
 
 #include "cuda_check.hpp"
 
+#include "../kernels/copymakeborder.hpp"
+#include "../kernels/cvtcolor.hpp"
 #include "../kernels/flip.hpp"
 
 #include <atomic>
@@ -44,6 +46,8 @@ void loadKernels(int device) {
     if (cached && gKernelsLoaded[device].load(std::memory_order_acquire)) return;
     DeviceGuard guard(device);
     checkCuda(cvk::preloadFlipKernels(), "cudaFuncGetAttributes (loading the flip kernels)");
+    checkCuda(cvk::preloadCvtColorKernels(), "cudaFuncGetAttributes (loading the cvtcolor kernels)");
+    checkCuda(cvk::preloadCopyMakeBorderKernels(), "cudaFuncGetAttributes (loading the copymakeborder kernels)");
     if (cached) gKernelsLoaded[device].store(true, std::memory_order_release);
 }
 
