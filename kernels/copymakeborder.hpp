@@ -1,6 +1,8 @@
 // Border padding kernels (cvCopyMakeBorder) and their dispatch. Knows nothing of handles or streams beyond cudaStream_t.
 #pragma once
 
+#include "common/view.hpp"
+
 #include <cuda_runtime.h>
 #include <cstdint>
 
@@ -8,16 +10,12 @@ namespace cvk {
 
 enum class BorderKind : int32_t { Constant, Replicate, Reflect, Wrap, Reflect101 };
 
-// dst[n][y][x] = src[n][map(y - top, h)][map(x - left, w)], or the constant pixel. Strides in BYTES (n, h, w, c).
+// dst[n][y][x] = src[n][map(y - top, h)][map(x - left, w)], or the constant pixel. Views canonical [N, H, W, C] with
+// byte strides; src's h or w may be 0 with Constant.
 struct CopyMakeBorderParams {
-    const char *src;
-    char *dst;
-    int64_t n, h, w;         // src image size (h or w may be 0 with Constant)
-    int64_t dh, dw;          // dst image size
+    View4 src, dst;
     int64_t top, left;
-    int32_t channels, elemSize;
-    int64_t srcStrides[4];
-    int64_t dstStrides[4];
+    int32_t elemSize;
     BorderKind kind;
     unsigned char value[32]; // Constant: one dst pixel (channels * elemSize bytes), already converted
 };

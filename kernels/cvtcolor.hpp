@@ -1,6 +1,8 @@
 // Colour conversion kernels (cvCvtColor) and their dispatch. Knows nothing of handles or streams beyond cudaStream_t.
 #pragma once
 
+#include "common/view.hpp"
+
 #include <cuda_runtime.h>
 #include <cstdint>
 
@@ -28,14 +30,11 @@ struct YuvCoefficients {
     int32_t cru, cgu, cbu, crv, cgv, cbv; // encode U, V (around 128)
 };
 
-// One conversion over images [n][h][w] (pixels of the RGB side for the YUV ops). Strides are in BYTES (n, h, w, c);
-// for the YUV side the tensor has h * 3 / 2 rows and one channel.
+// One conversion over images [n][h][w] (pixels of the RGB side for the YUV ops). The views are canonical [N, H, W, C]
+// with byte strides; the YUV side has h * 3 / 2 rows and one channel.
 struct CvtColorParams {
-    const char *src;
-    char *dst;
+    View4 src, dst;
     int64_t n, h, w;
-    int64_t srcStrides[4];
-    int64_t dstStrides[4];
     int32_t srcChannels, dstChannels;
     ColorElem elem;
     ColorOp op;

@@ -1,6 +1,6 @@
 #include "copymakeborder.hpp"
 
-#include "image_view.hpp"
+#include "op_common.hpp"
 #include "saturate.hpp"
 
 #include "../cuda_check.hpp"
@@ -13,7 +13,6 @@
 
 #include "../../kernels/copymakeborder.hpp"
 
-#include <cstring>
 
 namespace cv {
 namespace {
@@ -33,14 +32,16 @@ bool borderKind(int32_t mode, cvk::BorderKind &out) {
 
 bool planCopyMakeBorder(const Tensor &src, const Tensor &dst, const cvCopyMakeBorderParams &params,
                         cvk::CopyMakeBorderParams &p) {
+    using namespace ops;
     const char *fn = currentFunction();
     const TensorDesc &s = src.desc(), &d = dst.desc();
-    const ImageView sv = imageView(s, "src"), dv = imageView(d, "dst");
+    const Image sv = imageOf(s, "src", "HWC,NHWC"), dv = imageOf(d, "dst", "HWC,NHWC");
     if (s.layout != d.layout)
         invalid(fn, ": src layout '", s.layout, "' and dst layout '", d.layout, "' differ (they must be equal)");
     if (s.dtype != d.dtype)
-        invalid(fn, ": src dtype ", dtypeInfo(s.dtype)->name, " and dst dtype ", dtypeInfo(d.dtype)->name,
+        invalid(fn, ": src dtype ", dtypeName(s.dtype), " and dst dtype ", dtypeName(d.dtype),
                 " differ (they must be equal)");
+    requireDType(s, "src", dtypeInfo(s.dtype) != nullptr, "every dtype");
     if (sv.c < 1 || sv.c > 4) invalid(fn, ": src shape ", shapeString(s), " has ", sv.c, " channels (1 to 4 are supported)");
     if (sv.n != dv.n || sv.c != dv.c)
         invalid(fn, ": src shape ", shapeString(s), " and dst shape ", shapeString(d),
@@ -56,28 +57,20 @@ bool planCopyMakeBorder(const Tensor &src, const Tensor &dst, const cvCopyMakeBo
     if (bottom < 0 || right < 0)
         invalid(fn, ": dst shape ", shapeString(d), " is too small for src shape ", shapeString(s), " with top=",
                 params.top, ", left=", params.left, " (bottom=", bottom, ", right=", right, " must be >= 0)");
-    if (d.readonly) invalid(fn, ": dst is readonly (the CAI producer marked data readonly)");
+    requireWritable(d, "dst");
     if (d.numel == 0) return false;
     if ((sv.h == 0 || sv.w == 0) && kind != cvk::BorderKind::Constant)
         invalid(fn, ": src shape ", shapeString(s), " is empty; only CV_BORDER_MODE_CONSTANT can pad an empty image");
-    if (overlaps(s, d)) invalid(fn, ": src and dst memory overlap (they must be distinct)");
+    requireNoOverlap(s, d, false);
 
     p = {};
-    p.src = reinterpret_cast<const char *>(s.data);
-    p.dst = reinterpret_cast<char *>(d.data);
-    p.n = sv.n;
-    p.h = sv.h;
-    p.w = sv.w;
-    p.dh = dv.h;
-    p.dw = dv.w;
+    p.src = sv.view;
+    p.dst = dv.view;
     p.top = params.top;
     p.left = params.left;
-    p.channels = static_cast<int32_t>(sv.c);
     p.elemSize = s.itemSize;
-    std::memcpy(p.srcStrides, sv.strides, sizeof p.srcStrides);
-    std::memcpy(p.dstStrides, dv.strides, sizeof p.dstStrides);
     p.kind = kind;
-    for (int c = 0; c < p.channels; ++c)
+    for (int c = 0; c < sv.c; ++c)
         saturateToBytes(params.borderValue[c], s.dtype, p.value + c * p.elemSize);
     return true;
 }

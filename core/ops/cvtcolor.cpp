@@ -1,6 +1,6 @@
 #include "cvtcolor.hpp"
 
-#include "image_view.hpp"
+#include "op_common.hpp"
 
 #include "../cuda_check.hpp"
 #include "../dtype.hpp"
@@ -139,6 +139,8 @@ cvk::YuvCoefficients yuvCoefficients(int32_t spec) {
     return c;
 }
 
+using ops::shapeString;
+
 void requireShape(bool ok, const TensorDesc &s, const TensorDesc &d, const CodeRow &row, const char *rule) {
     if (!ok)
         invalid(currentFunction(), ": src shape ", shapeString(s), " and dst shape ", shapeString(d), " do not fit code ",
@@ -148,21 +150,21 @@ void requireShape(bool ok, const TensorDesc &s, const TensorDesc &d, const CodeR
 } // namespace
 
 bool planCvtColor(const Tensor &src, const Tensor &dst, int32_t code, int32_t colorSpec, cvk::CvtColorParams &p) {
+    using namespace ops;
     const char *fn = currentFunction();
     const CodeRow &row = codeRow(code);
     const cvk::YuvCoefficients yuv = yuvCoefficients(colorSpec);
     const TensorDesc &s = src.desc(), &d = dst.desc();
-    const ImageView sv = imageView(s, "src"), dv = imageView(d, "dst");
+    const Image sv = imageOf(s, "src", "HWC,NHWC"), dv = imageOf(d, "dst", "HWC,NHWC");
     if (s.layout != d.layout)
         invalid(fn, ": src layout '", s.layout, "' and dst layout '", d.layout, "' differ (they must be equal)");
     if (s.dtype != d.dtype)
-        invalid(fn, ": src dtype ", dtypeInfo(s.dtype)->name, " and dst dtype ", dtypeInfo(d.dtype)->name,
+        invalid(fn, ": src dtype ", dtypeName(s.dtype), " and dst dtype ", dtypeName(d.dtype),
                 " differ (they must be equal)");
-    cvk::ColorElem elem;
+    cvk::ColorElem elem = cvk::ColorElem::U8;
     const bool yuvCode = row.family == Family::YuvDecode || row.family == Family::YuvEncode;
-    if (!colorElem(s.dtype, elem) || (yuvCode && elem != cvk::ColorElem::U8))
-        invalid(fn, ": src dtype ", dtypeInfo(s.dtype)->name, " is not supported by code ", row.name,
-                yuvCode ? " (uint8 only)" : " (uint8, uint16, float16, float32)");
+    requireDType(s, "src", colorElem(s.dtype, elem) && (!yuvCode || elem == cvk::ColorElem::U8),
+                 yuvCode ? "uint8 for the YUV codes" : "uint8, uint16, float16, float32");
     if (sv.c != row.srcChannels)
         invalid(fn, ": src shape ", shapeString(s), " has ", sv.c, " channels; code ", row.name, " needs ", row.srcChannels);
     if (dv.c != row.dstChannels)
@@ -180,18 +182,16 @@ bool planCvtColor(const Tensor &src, const Tensor &dst, int32_t code, int32_t co
     } else {
         requireShape(sv.h == dv.h && sv.w == dv.w, s, d, row, "heights and widths must be equal");
     }
-    if (d.readonly) invalid(fn, ": dst is readonly (the CAI producer marked data readonly)");
+    requireWritable(d, "dst");
     if (s.numel == 0 || d.numel == 0) return false;
-    if (overlaps(s, d)) invalid(fn, ": src and dst memory overlap (they must be distinct)");
+    requireNoOverlap(s, d, false);
 
     p = {};
-    p.src = reinterpret_cast<const char *>(s.data);
-    p.dst = reinterpret_cast<char *>(d.data);
+    p.src = sv.view;
+    p.dst = dv.view;
     p.n = sv.n;
     p.h = h;
     p.w = w;
-    std::memcpy(p.srcStrides, sv.strides, sizeof p.srcStrides);
-    std::memcpy(p.dstStrides, dv.strides, sizeof p.dstStrides);
     p.srcChannels = row.srcChannels;
     p.dstChannels = row.dstChannels;
     p.elem = elem;

@@ -1,0 +1,233 @@
+// copymakeborder: dst = src padded with a border (OpenCV's copyMakeBorder). Two paths:
+// - Chunks: dst C-contiguous and 16-byte aligned, src pixels packed (channels then pixels contiguous within a row).
+//   dst is one flat run of bytes; each thread writes one aligned 16-byte vector. A vector inside a row's copy of a
+//   src row reads that row as aligned 32-bit words funnel-shifted into place (or one 16-byte vector when aligned),
+//   so the interior moves at the copy bandwidth whatever `left` does to the alignment; a vector of a constant row is
+//   the constant pixel's pattern, funnel-shifted the same way from shared memory; the few vectors that mix border and
+//   image bytes, straddle two rows or end the tensor are assembled byte by byte.
+// - Generic: one element per thread, any strides.
+#include "copymakeborder.hpp"
+
+#include "common/dispatch.cuh"
+#include "common/launch.cuh"
+#include "common/vector_io.cuh"
+
+namespace cvk {
+namespace {
+
+// OpenCV's cv::borderInterpolate in closed form (no loop for paddings larger than the image); -1 for Constant.
+__device__ __forceinline__ int64_t borderIndex(int64_t p, int64_t len, BorderKind kind) {
+    if (static_cast<uint64_t>(p) < static_cast<uint64_t>(len)) return p;
+    switch (kind) {
+    case BorderKind::Replicate: return p < 0 ? 0 : len - 1;
+    case BorderKind::Reflect: {
+        const int64_t period = 2 * len;
+        int64_t q = p % period;
+        if (q < 0) q += period;
+        return q < len ? q : period - 1 - q;
+    }
+    case BorderKind::Reflect101: {
+        if (len == 1) return 0;
+        const int64_t period = 2 * len - 2;
+        int64_t q = p % period;
+        if (q < 0) q += period;
+        return q < len ? q : period - q;
+    }
+    case BorderKind::Wrap: {
+        int64_t q = p % len;
+        return q < 0 ? q + len : q;
+    }
+    case BorderKind::Constant: break;
+    }
+    return -1;
+}
+
+// The constant pixel repeated over 96 bytes (a multiple of every pixel size that C = 1-4 elements of 1, 2, 4 or 8
+// bytes give: 1, 2, 3, 4, 6, 8, 12, 16, 24, 32), so that byte i of a row is pattern[i % 96].
+constexpr int kPatternBytes = 96;
+constexpr int kPatternWords = kPatternBytes / 4;
+
+union Chunk {
+    uint4 v;
+    uint32_t w[4];
+    unsigned char b[16];
+};
+
+struct ChunkArgs {
+    CopyMakeBorderParams p;
+    int64_t pixelBytes, rowBytes, totalBytes; // dst
+    int64_t interiorLo, interiorHi;           // bytes of a dst row that copy a src row
+    uint32_t pattern[kPatternWords];
+};
+
+// Byte `o` (< rowBytes) of dst image row y of image n, computed from scratch (the straddling and final vectors).
+__device__ unsigned char byteOf(const ChunkArgs &a, const unsigned char *pattern, int64_t n, int64_t y, int64_t o) {
+    const CopyMakeBorderParams &p = a.p;
+    const int64_t sy = p.src.shape[kH] == 0 ? -1 : borderIndex(y - p.top, p.src.shape[kH], p.kind);
+    const int64_t x = o / a.pixelBytes, k = o - x * a.pixelBytes;
+    const int64_t sx = sy < 0 || p.src.shape[kW] == 0 ? -1 : borderIndex(x - p.left, p.src.shape[kW], p.kind);
+    if (sx < 0) return pattern[o % kPatternBytes];
+    return *reinterpret_cast<const unsigned char *>(p.src.data + n * p.src.stride[kN] + sy * p.src.stride[kH] +
+                                                    sx * p.src.stride[kW] + k);
+}
+
+__global__ void __launch_bounds__(kBlockThreads) chunkKernel(ChunkArgs a) {
+    __shared__ uint32_t patternWords[kPatternWords];
+    if (threadIdx.x < kPatternWords) patternWords[threadIdx.x] = a.pattern[threadIdx.x];
+    __syncthreads();
+    const unsigned char *pattern = reinterpret_cast<const unsigned char *>(patternWords);
+    const CopyMakeBorderParams &p = a.p;
+    const int64_t chunks = ceilDiv(a.totalBytes, 16);
+    const int64_t h = p.src.shape[kH], w = p.src.shape[kW], dh = p.dst.shape[kH];
+    for (int64_t q = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; q < chunks;
+         q += static_cast<int64_t>(gridDim.x) * blockDim.x) {
+        const int64_t b = q * 16;
+        const int64_t r = b / a.rowBytes, o = b - r * a.rowBytes;
+        const int64_t n = r / dh, y = r - n * dh;
+        Chunk out;
+        if (o + 16 > a.rowBytes || b + 16 > a.totalBytes) {
+            // Straddles two rows or ends the tensor.
+            for (int i = 0; i < 16; ++i) {
+                if (b + i >= a.totalBytes) break;
+                int64_t oi = o + i, ni = n, yi = y;
+                if (oi >= a.rowBytes) {
+                    oi -= a.rowBytes;
+                    if (++yi == dh) yi = 0, ++ni;
+                }
+                out.b[i] = byteOf(a, pattern, ni, yi, oi);
+            }
+            char *d = p.dst.data + b;
+            for (int i = 0; i < 16 && b + i < a.totalBytes; ++i) d[i] = static_cast<char>(out.b[i]);
+            continue;
+        }
+        const int64_t sy = h == 0 ? -1 : borderIndex(y - p.top, h, p.kind);
+        if (sy < 0 || w == 0) {
+            // A constant row: the pattern from byte o % 96 on.
+            const int s = static_cast<int>(o % kPatternBytes), wi = s >> 2, shift = (s & 3) * 8;
+#pragma unroll
+            for (int j = 0; j < 4; ++j) {
+                const uint32_t lo = patternWords[(wi + j) % kPatternWords], hi = patternWords[(wi + j + 1) % kPatternWords];
+                out.w[j] = __funnelshift_r(lo, hi, shift);
+            }
+        } else {
+            const char *srcRow = p.src.data + n * p.src.stride[kN] + sy * p.src.stride[kH];
+            bool done = false;
+            if (o >= a.interiorLo && o + 16 <= a.interiorHi) {
+                const char *s = srcRow + (o - a.interiorLo);
+                const uintptr_t addr = reinterpret_cast<uintptr_t>(s);
+                if ((addr & 15) == 0) {
+                    out.v = loadBytes<16>(s);
+                    done = true;
+                } else {
+                    const char *base = reinterpret_cast<const char *>(addr & ~uintptr_t(3));
+                    if (base >= srcRow && base + 20 <= srcRow + (a.interiorHi - a.interiorLo)) {
+                        const int shift = static_cast<int>(addr & 3) * 8;
+                        const uint32_t *words = reinterpret_cast<const uint32_t *>(base);
+                        uint32_t v[5];
+#pragma unroll
+                        for (int j = 0; j < 5; ++j) v[j] = words[j];
+#pragma unroll
+                        for (int j = 0; j < 4; ++j) out.w[j] = __funnelshift_r(v[j], v[j + 1], shift);
+                        done = true;
+                    }
+                }
+            }
+            if (!done) {
+                // Mixed border and image bytes: walk the pixels incrementally.
+                int64_t x = o / a.pixelBytes, k = o - x * a.pixelBytes;
+                int64_t sx = borderIndex(x - p.left, w, p.kind);
+#pragma unroll
+                for (int i = 0; i < 16; ++i) {
+                    out.b[i] = sx < 0 ? pattern[(o + i) % kPatternBytes]
+                                      : *reinterpret_cast<const unsigned char *>(srcRow + sx * p.src.stride[kW] + k);
+                    if (++k == a.pixelBytes) {
+                        k = 0;
+                        ++x;
+                        sx = borderIndex(x - p.left, w, p.kind);
+                    }
+                }
+            }
+        }
+        storeBytes<16>(p.dst.data + b, out.v);
+    }
+}
+
+template <class T> __global__ void __launch_bounds__(kBlockThreads) genericKernel(CopyMakeBorderParams p, int64_t rows) {
+    const int64_t c = p.dst.shape[kC], units = p.dst.shape[kW] * c, dh = p.dst.shape[kH];
+    const int64_t h = p.src.shape[kH], w = p.src.shape[kW];
+    T value[4] = {};
+    for (int i = 0; i < c; ++i) memcpy(&value[i], p.value + i * sizeof(T), sizeof(T));
+    for (int64_t r = static_cast<int64_t>(blockIdx.y) * blockDim.y + threadIdx.y; r < rows;
+         r += static_cast<int64_t>(gridDim.y) * blockDim.y) {
+        const int64_t n = r / dh, y = r - n * dh;
+        const int64_t sy = h == 0 ? -1 : borderIndex(y - p.top, h, p.kind);
+        char *dRow = p.dst.data + n * p.dst.stride[kN] + y * p.dst.stride[kH];
+        const char *sRow = p.src.data + n * p.src.stride[kN] + sy * p.src.stride[kH];
+        for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < units;
+             i += static_cast<int64_t>(gridDim.x) * blockDim.x) {
+            const int64_t x = i / c, ch = i - x * c;
+            const int64_t sx = sy < 0 || w == 0 ? -1 : borderIndex(x - p.left, w, p.kind);
+            T v;
+            if (sx < 0) {
+                v = ch == 0 ? value[0] : ch == 1 ? value[1] : ch == 2 ? value[2] : value[3];
+            } else {
+                v = *reinterpret_cast<const T *>(sRow + sx * p.src.stride[kW] + ch * p.src.stride[kC]);
+            }
+            *reinterpret_cast<T *>(dRow + x * p.dst.stride[kW] + ch * p.dst.stride[kC]) = v;
+        }
+    }
+}
+
+bool packedPixels(const View4 &v, int64_t elemSize) {
+    return (v.shape[kC] == 1 || v.stride[kC] == elemSize) && (v.shape[kW] <= 1 || v.stride[kW] == v.shape[kC] * elemSize);
+}
+
+} // namespace
+
+CopyMakeBorderPath copyMakeBorderPath(const CopyMakeBorderParams &p) {
+    const View4 &d = p.dst;
+    const int64_t pb = d.shape[kC] * p.elemSize, row = d.shape[kW] * pb;
+    const bool dstContiguous = packedPixels(d, p.elemSize) && (d.shape[kH] <= 1 || d.stride[kH] == row) &&
+                               (d.shape[kN] <= 1 || d.stride[kN] == d.shape[kH] * row);
+    const bool aligned = aligned16(reinterpret_cast<int64_t>(d.data));
+    return dstContiguous && aligned && packedPixels(p.src, p.elemSize) ? CopyMakeBorderPath::Chunks
+                                                                        : CopyMakeBorderPath::Generic;
+}
+
+cudaError_t launchCopyMakeBorder(const CopyMakeBorderParams &p, cudaStream_t stream) {
+    const int64_t rows = p.dst.shape[kN] * p.dst.shape[kH];
+    if (rows == 0 || p.dst.shape[kW] == 0) return cudaSuccess;
+    if (copyMakeBorderPath(p) == CopyMakeBorderPath::Chunks) {
+        ChunkArgs a{};
+        a.p = p;
+        a.pixelBytes = p.dst.shape[kC] * p.elemSize;
+        a.rowBytes = p.dst.shape[kW] * a.pixelBytes;
+        a.totalBytes = rows * a.rowBytes;
+        a.interiorLo = p.left * a.pixelBytes;
+        a.interiorHi = (p.left + p.src.shape[kW]) * a.pixelBytes;
+        unsigned char *pattern = reinterpret_cast<unsigned char *>(a.pattern);
+        for (int i = 0; i < kPatternBytes; ++i) pattern[i] = p.value[i % a.pixelBytes];
+        const int64_t chunks = ceilDiv(a.totalBytes, 16);
+        const int64_t grid = ceilDiv(chunks, kBlockThreads);
+        chunkKernel<<<static_cast<unsigned>(grid < kMaxGridX ? grid : kMaxGridX), kBlockThreads, 0, stream>>>(a);
+        return cudaGetLastError();
+    }
+    const RowLaunch l = rowLaunch(p.dst.shape[kW] * p.dst.shape[kC], rows);
+    const bool known = visitBySize(p.elemSize, [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        genericKernel<T><<<l.grid, l.block, 0, stream>>>(p, rows);
+    });
+    return known ? cudaGetLastError() : cudaErrorInvalidValue;
+}
+
+cudaError_t preloadCopyMakeBorderKernels() {
+    cudaFuncAttributes attr;
+    cudaError_t e = cudaFuncGetAttributes(&attr, chunkKernel);
+    if (e == cudaSuccess) e = cudaFuncGetAttributes(&attr, genericKernel<uint8_t>);
+    if (e == cudaSuccess) e = cudaFuncGetAttributes(&attr, genericKernel<uint16_t>);
+    if (e == cudaSuccess) e = cudaFuncGetAttributes(&attr, genericKernel<uint32_t>);
+    if (e == cudaSuccess) e = cudaFuncGetAttributes(&attr, genericKernel<uint64_t>);
+    return e;
+}
+
+} // namespace cvk
