@@ -20,6 +20,7 @@ from typing import Any, Optional, Sequence
 
 from ._errors import error_from_status
 from ._ffi import ffi
+from ._integers import integer
 from ._library import lib
 from ._stream import stream_argument
 from ._tensor import Tensor, _adopt_owned, _cv_dtype, _hold_owner, _layout_argument
@@ -51,10 +52,9 @@ def tensor_arg(function: str, name: str, value: Any):
 
 
 def int_arg(function: str, name: str, value: Any, lo: int = -(2**31), hi: int = 2**31 - 1) -> int:
-    """`value` as a Python int in [lo, hi]: an int or anything with __index__ (numpy integers), never a bool."""
-    if isinstance(value, bool) or not hasattr(type(value), "__index__"):
-        raise TypeError(f"{function}: {name} must be an int, got {type(value).__name__}")
-    v = value.__index__()
+    """`value` as a Python int in [lo, hi] under the package's integer rule (cvcuda._integers: an int or anything
+    with __index__, never a bool): TypeError otherwise, ValueError outside the range."""
+    v = integer(value, f"{function}: {name}")
     if not lo <= v <= hi:
         raise ValueError(f"{function}: {name}={v} is outside [{lo}, {hi}]")
     return v
