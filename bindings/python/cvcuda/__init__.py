@@ -29,6 +29,8 @@ from ._errors import (
 )
 from ._library import __c_version__, reset_stats, stats, sync_and_collect
 from ._ops import flip, flip_into
+from ._ops_border import copymakeborder, copymakeborder_into
+from ._ops_color import ColorSpec, advcvtcolor, advcvtcolor_into, cvtcolor, cvtcolor_into
 from ._stream import Stream, as_stream
 from ._tensor import CudaArray, Tensor, _debug_disable_keepalive, as_tensor, reshape
 from ._types import Border, ChannelManip, ColorConversion, Interp, NormalizeFlags, RectI, Round, TensorLayout, Type
@@ -39,6 +41,7 @@ __all__ = [
     "Border",
     "ChannelManip",
     "ColorConversion",
+    "ColorSpec",
     "CudaArray",
     "CudaError",
     "Error",
@@ -56,8 +59,14 @@ __all__ = [
     "Tensor",
     "TensorLayout",
     "Type",
+    "advcvtcolor",
+    "advcvtcolor_into",
     "as_stream",
     "as_tensor",
+    "copymakeborder",
+    "copymakeborder_into",
+    "cvtcolor",
+    "cvtcolor_into",
     "flip",
     "flip_into",
     "reset_stats",
