@@ -75,8 +75,9 @@ const CodeRow kCodes[] = {
     {CV_COLOR_BGRA2YUV_NV21, "BGRA2YUV_NV21", Family::YuvEncode, 4, 1, {}, 0, SP, 0},
 };
 
-// The reference library's codes run from 0 to 147 (OpenCV's to 139, then its RGB-to-NV12 family).
-constexpr int32_t kLastReferenceCode = 147;
+// The reference library's codes run from 0 to 151 (OpenCV's to 139, then its RGB-to-NV12 family and its
+// torchvision-rounded gray codes 148-151).
+constexpr int32_t kLastReferenceCode = 151;
 
 const CodeRow &codeRow(int32_t code) {
     for (const CodeRow &r : kCodes)
