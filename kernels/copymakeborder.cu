@@ -2,9 +2,9 @@
 // - Chunks: dst C-contiguous and 16-byte aligned, src pixels packed (channels then pixels contiguous within a row).
 //   dst is one flat run of bytes; each thread writes one aligned 16-byte vector. A vector inside a row's copy of a
 //   src row reads that row as aligned 32-bit words funnel-shifted into place (or one 16-byte vector when aligned),
-//   so the interior moves at the copy bandwidth whatever `left` does to the alignment; a vector of a constant row is
+//   so that the interior needs no byte moves whatever `left` does to the alignment; a vector of a constant row is
 //   the constant pixel's pattern, funnel-shifted the same way from shared memory; the few vectors that mix border and
-//   image bytes, straddle two rows or end the tensor are assembled byte by byte.
+//   image bytes, run into the next row or end the tensor are assembled byte by byte.
 // - Generic: one element per thread, any strides.
 #include "copymakeborder.hpp"
 
@@ -53,64 +53,79 @@ union Chunk {
     unsigned char b[16];
 };
 
+// The chunk path's view: dst rows of rowBytes (< 2^31) bytes, rows (< 2^31) of them, one flat run.
 struct ChunkArgs {
     CopyMakeBorderParams p;
-    int64_t pixelBytes, rowBytes, totalBytes; // dst
-    int64_t interiorLo, interiorHi;           // bytes of a dst row that copy a src row
+    uint32_t pixelBytes, rowBytes;
+    int64_t rows, totalBytes;
+    uint32_t interiorLo, interiorHi; // bytes of a dst row that copy a src row
     uint32_t pattern[kPatternWords];
 };
 
-// Byte `o` (< rowBytes) of dst image row y of image n, computed from scratch (the straddling and final vectors).
-__device__ unsigned char byteOf(const ChunkArgs &a, const unsigned char *pattern, int64_t n, int64_t y, int64_t o) {
+__device__ __forceinline__ int64_t srcRowOf(const CopyMakeBorderParams &p, int64_t y) {
+    return p.src.shape[kH] == 0 || p.src.shape[kW] == 0 ? -1 : borderIndex(y - p.top, p.src.shape[kH], p.kind);
+}
+
+// Byte `o` (any value: rows shorter than a vector are stepped over) of dst row `r`, computed from scratch (the vectors
+// that run into the next rows).
+__device__ unsigned char byteOf(const ChunkArgs &a, const unsigned char *pattern, int64_t r, uint32_t o) {
     const CopyMakeBorderParams &p = a.p;
-    const int64_t sy = p.src.shape[kH] == 0 ? -1 : borderIndex(y - p.top, p.src.shape[kH], p.kind);
-    const int64_t x = o / a.pixelBytes, k = o - x * a.pixelBytes;
-    const int64_t sx = sy < 0 || p.src.shape[kW] == 0 ? -1 : borderIndex(x - p.left, p.src.shape[kW], p.kind);
+    while (o >= a.rowBytes) o -= a.rowBytes, ++r;
+    const uint32_t dh = static_cast<uint32_t>(p.dst.shape[kH]), n = static_cast<uint32_t>(r) / dh;
+    const int64_t sy = srcRowOf(p, static_cast<uint32_t>(r) - n * dh);
+    const uint32_t x = o / a.pixelBytes, k = o - x * a.pixelBytes;
+    const int64_t sx = sy < 0 ? -1 : borderIndex(int64_t(x) - p.left, p.src.shape[kW], p.kind);
     if (sx < 0) return pattern[o % kPatternBytes];
-    return *reinterpret_cast<const unsigned char *>(p.src.data + n * p.src.stride[kN] + sy * p.src.stride[kH] +
+    return *reinterpret_cast<const unsigned char *>(p.src.data + int64_t(n) * p.src.stride[kN] + sy * p.src.stride[kH] +
                                                     sx * p.src.stride[kW] + k);
 }
 
+// Threads along x take the 16-byte vectors that START in dst row r (a vector that runs into the next row belongs to
+// the row it starts in); threads along y take rows. No division per vector on the hot paths.
 __global__ void __launch_bounds__(kBlockThreads) chunkKernel(ChunkArgs a) {
     __shared__ uint32_t patternWords[kPatternWords];
-    if (threadIdx.x < kPatternWords) patternWords[threadIdx.x] = a.pattern[threadIdx.x];
+    const int tid = threadIdx.y * blockDim.x + threadIdx.x;
+    if (tid < kPatternWords) patternWords[tid] = a.pattern[tid];
     __syncthreads();
     const unsigned char *pattern = reinterpret_cast<const unsigned char *>(patternWords);
     const CopyMakeBorderParams &p = a.p;
-    const int64_t chunks = ceilDiv(a.totalBytes, 16);
-    const int64_t h = p.src.shape[kH], w = p.src.shape[kW], dh = p.dst.shape[kH];
-    for (int64_t q = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; q < chunks;
-         q += static_cast<int64_t>(gridDim.x) * blockDim.x) {
-        const int64_t b = q * 16;
-        const int64_t r = b / a.rowBytes, o = b - r * a.rowBytes;
-        const int64_t n = r / dh, y = r - n * dh;
-        Chunk out;
-        if (o + 16 > a.rowBytes || b + 16 > a.totalBytes) {
-            // Straddles two rows or ends the tensor.
-            for (int i = 0; i < 16; ++i) {
-                if (b + i >= a.totalBytes) break;
-                int64_t oi = o + i, ni = n, yi = y;
-                if (oi >= a.rowBytes) {
-                    oi -= a.rowBytes;
-                    if (++yi == dh) yi = 0, ++ni;
-                }
-                out.b[i] = byteOf(a, pattern, ni, yi, oi);
-            }
+    const int64_t dh = p.dst.shape[kH], w = p.src.shape[kW];
+    for (int64_t r = static_cast<int64_t>(blockIdx.y) * blockDim.y + threadIdx.y; r < a.rows;
+         r += static_cast<int64_t>(gridDim.y) * blockDim.y) {
+        const int64_t g0 = r * a.rowBytes;
+        const int64_t q0 = (g0 + 15) >> 4, q1 = (g0 + a.rowBytes + 15) >> 4;
+        const uint32_t n = static_cast<uint32_t>(r) / static_cast<uint32_t>(dh); // rows < 2^31 on this path
+        const int64_t sy = srcRowOf(p, r - int64_t(n) * dh);
+        const char *srcRow = p.src.data + int64_t(n) * p.src.stride[kN] + sy * p.src.stride[kH];
+        for (int64_t q = q0 + static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; q < q1;
+             q += static_cast<int64_t>(gridDim.x) * blockDim.x) {
+            const int64_t b = q * 16;
+            const uint32_t o = static_cast<uint32_t>(b - g0);
             char *d = p.dst.data + b;
-            for (int i = 0; i < 16 && b + i < a.totalBytes; ++i) d[i] = static_cast<char>(out.b[i]);
-            continue;
-        }
-        const int64_t sy = h == 0 ? -1 : borderIndex(y - p.top, h, p.kind);
-        if (sy < 0 || w == 0) {
-            // A constant row: the pattern from byte o % 96 on.
-            const int s = static_cast<int>(o % kPatternBytes), wi = s >> 2, shift = (s & 3) * 8;
+            Chunk out;
+            if (o + 16 > a.rowBytes) {
+                // Runs into the next row, or ends the tensor.
 #pragma unroll
-            for (int j = 0; j < 4; ++j) {
-                const uint32_t lo = patternWords[(wi + j) % kPatternWords], hi = patternWords[(wi + j + 1) % kPatternWords];
-                out.w[j] = __funnelshift_r(lo, hi, shift);
+                for (int i = 0; i < 16; ++i) out.b[i] = b + i < a.totalBytes ? byteOf(a, pattern, r, o + i) : 0;
+                if (b + 16 <= a.totalBytes) {
+                    storeBytes<16>(d, out.v);
+                } else {
+#pragma unroll
+                    for (int i = 0; i < 16; ++i)
+                        if (b + i < a.totalBytes) d[i] = static_cast<char>(out.b[i]);
+                }
+                continue;
             }
-        } else {
-            const char *srcRow = p.src.data + n * p.src.stride[kN] + sy * p.src.stride[kH];
+            if (sy < 0) {
+                // A constant row: the pattern from byte o % 96 on.
+                const uint32_t s = o % kPatternBytes, wi = s >> 2, shift = (s & 3) * 8;
+#pragma unroll
+                for (int j = 0; j < 4; ++j)
+                    out.w[j] = __funnelshift_r(patternWords[(wi + j) % kPatternWords],
+                                               patternWords[(wi + j + 1) % kPatternWords], shift);
+                storeBytes<16>(d, out.v);
+                continue;
+            }
             bool done = false;
             if (o >= a.interiorLo && o + 16 <= a.interiorHi) {
                 const char *s = srcRow + (o - a.interiorLo);
@@ -121,7 +136,7 @@ __global__ void __launch_bounds__(kBlockThreads) chunkKernel(ChunkArgs a) {
                 } else {
                     const char *base = reinterpret_cast<const char *>(addr & ~uintptr_t(3));
                     if (base >= srcRow && base + 20 <= srcRow + (a.interiorHi - a.interiorLo)) {
-                        const int shift = static_cast<int>(addr & 3) * 8;
+                        const uint32_t shift = static_cast<uint32_t>(addr & 3) * 8;
                         const uint32_t *words = reinterpret_cast<const uint32_t *>(base);
                         uint32_t v[5];
 #pragma unroll
@@ -133,9 +148,9 @@ __global__ void __launch_bounds__(kBlockThreads) chunkKernel(ChunkArgs a) {
                 }
             }
             if (!done) {
-                // Mixed border and image bytes: walk the pixels incrementally.
-                int64_t x = o / a.pixelBytes, k = o - x * a.pixelBytes;
-                int64_t sx = borderIndex(x - p.left, w, p.kind);
+                // Border and image bytes mixed (or the first/last vector of a row copy): pixel by pixel.
+                uint32_t x = o / a.pixelBytes, k = o - x * a.pixelBytes;
+                int64_t sx = borderIndex(int64_t(x) - p.left, w, p.kind);
 #pragma unroll
                 for (int i = 0; i < 16; ++i) {
                     out.b[i] = sx < 0 ? pattern[(o + i) % kPatternBytes]
@@ -143,12 +158,12 @@ __global__ void __launch_bounds__(kBlockThreads) chunkKernel(ChunkArgs a) {
                     if (++k == a.pixelBytes) {
                         k = 0;
                         ++x;
-                        sx = borderIndex(x - p.left, w, p.kind);
+                        sx = borderIndex(int64_t(x) - p.left, w, p.kind);
                     }
                 }
             }
+            storeBytes<16>(d, out.v);
         }
-        storeBytes<16>(p.dst.data + b, out.v);
     }
 }
 
@@ -156,7 +171,9 @@ template <class T> __global__ void __launch_bounds__(kBlockThreads) genericKerne
     const int64_t c = p.dst.shape[kC], units = p.dst.shape[kW] * c, dh = p.dst.shape[kH];
     const int64_t h = p.src.shape[kH], w = p.src.shape[kW];
     T value[4] = {};
-    for (int i = 0; i < c; ++i) memcpy(&value[i], p.value + i * sizeof(T), sizeof(T));
+#pragma unroll
+    for (int i = 0; i < 4; ++i)
+        if (i < c) memcpy(&value[i], p.value + i * sizeof(T), sizeof(T));
     for (int64_t r = static_cast<int64_t>(blockIdx.y) * blockDim.y + threadIdx.y; r < rows;
          r += static_cast<int64_t>(gridDim.y) * blockDim.y) {
         const int64_t n = r / dh, y = r - n * dh;
@@ -190,8 +207,9 @@ CopyMakeBorderPath copyMakeBorderPath(const CopyMakeBorderParams &p) {
     const bool dstContiguous = packedPixels(d, p.elemSize) && (d.shape[kH] <= 1 || d.stride[kH] == row) &&
                                (d.shape[kN] <= 1 || d.stride[kN] == d.shape[kH] * row);
     const bool aligned = aligned16(reinterpret_cast<int64_t>(d.data));
-    return dstContiguous && aligned && packedPixels(p.src, p.elemSize) ? CopyMakeBorderPath::Chunks
-                                                                        : CopyMakeBorderPath::Generic;
+    const bool small = row < (int64_t(1) << 31) && d.shape[kN] * d.shape[kH] < (int64_t(1) << 31); // 32-bit row offsets
+    return dstContiguous && aligned && small && packedPixels(p.src, p.elemSize) ? CopyMakeBorderPath::Chunks
+                                                                                : CopyMakeBorderPath::Generic;
 }
 
 cudaError_t launchCopyMakeBorder(const CopyMakeBorderParams &p, cudaStream_t stream) {
@@ -200,16 +218,16 @@ cudaError_t launchCopyMakeBorder(const CopyMakeBorderParams &p, cudaStream_t str
     if (copyMakeBorderPath(p) == CopyMakeBorderPath::Chunks) {
         ChunkArgs a{};
         a.p = p;
-        a.pixelBytes = p.dst.shape[kC] * p.elemSize;
-        a.rowBytes = p.dst.shape[kW] * a.pixelBytes;
+        a.pixelBytes = static_cast<uint32_t>(p.dst.shape[kC] * p.elemSize);
+        a.rowBytes = static_cast<uint32_t>(p.dst.shape[kW] * a.pixelBytes);
+        a.rows = rows;
         a.totalBytes = rows * a.rowBytes;
-        a.interiorLo = p.left * a.pixelBytes;
-        a.interiorHi = (p.left + p.src.shape[kW]) * a.pixelBytes;
+        a.interiorLo = static_cast<uint32_t>(p.left * a.pixelBytes);
+        a.interiorHi = static_cast<uint32_t>((p.left + p.src.shape[kW]) * a.pixelBytes);
         unsigned char *pattern = reinterpret_cast<unsigned char *>(a.pattern);
         for (int i = 0; i < kPatternBytes; ++i) pattern[i] = p.value[i % a.pixelBytes];
-        const int64_t chunks = ceilDiv(a.totalBytes, 16);
-        const int64_t grid = ceilDiv(chunks, kBlockThreads);
-        chunkKernel<<<static_cast<unsigned>(grid < kMaxGridX ? grid : kMaxGridX), kBlockThreads, 0, stream>>>(a);
+        const RowLaunch l = rowLaunch(ceilDiv(a.rowBytes, 16) + 1, rows);
+        chunkKernel<<<l.grid, l.block, 0, stream>>>(a);
         return cudaGetLastError();
     }
     const RowLaunch l = rowLaunch(p.dst.shape[kW] * p.dst.shape[kC], rows);

@@ -173,8 +173,8 @@ bool planCvtColor(const Tensor &src, const Tensor &dst, int32_t code, int32_t co
     requireShape(sv.n == dv.n, s, d, row, "N must be equal");
     int64_t h = sv.h, w = sv.w;
     if (row.family == Family::YuvDecode) {
-        requireShape(sv.h % 3 == 0 && (sv.h / 3) % 2 == 0 && sv.w % 2 == 0, s, d, row,
-                     "the YUV src height must be 3/2 of an even image height and its width even");
+        requireShape(sv.h % 3 == 0 && sv.w % 2 == 0, s, d, row,
+                     "the YUV src height must be a multiple of 3 (3/2 of an even image height) and its width even");
         h = sv.h / 3 * 2;
         requireShape(dv.h == h && dv.w == w, s, d, row, "dst height must be 2/3 of src's, widths equal");
     } else if (row.family == Family::YuvEncode) {

@@ -28,7 +28,7 @@ typedef enum cvColorConversion {
     CV_COLOR_RGB2BGR = 4,
     CV_COLOR_BGRA2RGBA = 5,
     CV_COLOR_RGBA2BGRA = 5,
-    CV_COLOR_BGR2GRAY = 6, /**< Y = 0.299 R + 0.587 G + 0.114 B; integers: (4899 R + 9617 G + 1868 B + 8192) >> 14 */
+    CV_COLOR_BGR2GRAY = 6, /**< Y = 0.299 R + 0.587 G + 0.114 B; integers: (9798 R + 19235 G + 3735 B + 2^14) >> 15 */
     CV_COLOR_RGB2GRAY = 7,
     CV_COLOR_GRAY2BGR = 8, /**< replicate */
     CV_COLOR_GRAY2RGB = 8,

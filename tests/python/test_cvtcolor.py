@@ -62,7 +62,7 @@ def reference_rgb(src: numpy.ndarray, code: int, dtype: str) -> numpy.ndarray:
     if what.startswith("gray"):
         b, g, r = (src[..., 0], src[..., 1], src[..., 2]) if what == "gray-bgr" else (src[..., 2], src[..., 1], src[..., 0])
         if dtype in ("uint8", "uint16"):
-            y = (b.astype(numpy.int64) * 1868 + g.astype(numpy.int64) * 9617 + r.astype(numpy.int64) * 4899 + 8192) >> 14
+            y = (b.astype(numpy.int64) * 3735 + g.astype(numpy.int64) * 19235 + r.astype(numpy.int64) * 9798 + 16384) >> 15
             return y.astype(src.dtype)[..., None]
         y = b.astype(numpy.float32) * numpy.float32(0.114) + g.astype(numpy.float32) * numpy.float32(0.587) + \
             r.astype(numpy.float32) * numpy.float32(0.299)

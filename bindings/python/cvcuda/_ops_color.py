@@ -71,7 +71,7 @@ def cvtcolor(src: Tensor, code: ColorConversion, *, stream: Optional[Any] = None
     """Returns a new tensor holding ``src`` converted by ``code`` (OpenCV's ``cv::cvtColor`` codes and arithmetic).
 
     Supported codes (see ``include/cvcuda/cvtcolor.h`` for shapes and arithmetic): the RGB/BGR swaps with alpha kept,
-    added (the dtype's maximum) or dropped (0-5); to GRAY with OpenCV's weights and 14-bit rounding for integers
+    added (the dtype's maximum) or dropped (0-5); to GRAY with OpenCV 4.x's weights and 15-bit rounding for integers
     (6, 7, 10, 11); GRAY to colour (8, 9); YUV 4:2:0 NV12/NV21/I420/IYUV/YV12 to RGB(A)/BGR(A) (90-105) and
     RGB(A)/BGR(A) to NV12/NV21 (140-147), BT.601 limited range as OpenCV (see :func:`advcvtcolor` for others).
     ``src`` is HWC or NHWC, uint8, uint16, float16 or float32 (YUV: uint8); a YUV image is one channel of H * 3 / 2
