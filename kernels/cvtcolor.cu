@@ -227,6 +227,21 @@ template <int SC> __global__ void __launch_bounds__(kBlockThreads) yuvEncodeKern
     }
 }
 
+template <class T, int SC, int DC> cudaError_t preloadRgb() {
+    cudaFuncAttributes attr;
+    const cudaError_t e = cudaFuncGetAttributes(&attr, rgbKernel<T, SC, DC, vectorPixels<T, SC, DC>(), true>);
+    return e != cudaSuccess ? e : cudaFuncGetAttributes(&attr, rgbKernel<T, SC, DC, 1, false>);
+}
+
+// Every channel pair of the RGB-family codes: the kernels of one element type.
+template <class T> cudaError_t preloadRgbFor() {
+    const cudaError_t errors[] = {preloadRgb<T, 3, 4>(), preloadRgb<T, 4, 3>(), preloadRgb<T, 3, 3>(), preloadRgb<T, 4, 4>(),
+                                  preloadRgb<T, 3, 1>(), preloadRgb<T, 4, 1>(), preloadRgb<T, 1, 3>(), preloadRgb<T, 1, 4>()};
+    for (cudaError_t e : errors)
+        if (e != cudaSuccess) return e;
+    return cudaSuccess;
+}
+
 template <class T> cudaError_t launchRgbFor(const CvtColorParams &p, cudaStream_t stream) {
     switch (p.srcChannels * 10 + p.dstChannels) {
     case 34: return launchRgb<T, 3, 4>(p, stream);
@@ -273,9 +288,14 @@ cudaError_t launchCvtColor(const CvtColorParams &p, cudaStream_t stream) {
 
 cudaError_t preloadCvtColorKernels() {
     cudaFuncAttributes attr;
-    cudaError_t e = cudaFuncGetAttributes(&attr, rgbKernel<uint8_t, 3, 3, vectorPixels<uint8_t, 3, 3>(), true>);
+    cudaError_t e = preloadRgbFor<uint8_t>();
+    if (e == cudaSuccess) e = preloadRgbFor<uint16_t>();
+    if (e == cudaSuccess) e = preloadRgbFor<__half>();
+    if (e == cudaSuccess) e = preloadRgbFor<float>();
     if (e == cudaSuccess) e = cudaFuncGetAttributes(&attr, yuvDecodeKernel<3>);
+    if (e == cudaSuccess) e = cudaFuncGetAttributes(&attr, yuvDecodeKernel<4>);
     if (e == cudaSuccess) e = cudaFuncGetAttributes(&attr, yuvEncodeKernel<3>);
+    if (e == cudaSuccess) e = cudaFuncGetAttributes(&attr, yuvEncodeKernel<4>);
     return e;
 }
 
