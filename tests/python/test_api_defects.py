@@ -121,11 +121,13 @@ CHECKED_FIRST = [
 @pytest.mark.parametrize("case,call,error,text", CHECKED_FIRST, ids=[row[0] for row in CHECKED_FIRST])
 def test_arguments_are_checked_before_the_stream(case, call, error, text, monkeypatch):
     import cvcuda._op as op
+    import cvcuda._ops as ops
 
-    def no_stream(stream):
-        raise AssertionError("the stream was resolved before the arguments were checked")
+    def no_stream(*args):
+        raise AssertionError("the stream was resolved, or the output allocated, before the arguments were checked")
 
-    monkeypatch.setattr(op, "stream_argument", no_stream)
+    for module in (op, ops):
+        monkeypatch.setattr(module, "stream_argument", no_stream)
     monkeypatch.setattr(op, "_create_on_stream", no_stream)
     with pytest.raises(error) as info:
         call()

@@ -19,8 +19,9 @@ def flip(src: Tensor, flipCode: int, *, stream: Optional[Any] = None) -> Tensor:
     stream-ordered on ``stream`` (its device). Arguments are checked before the stream is resolved or anything is
     allocated.
 
-    :param stream: where the work runs: a :class:`Stream`, a ``torch.cuda.Stream``, an int ``cudaStream_t``, or
-        None for :attr:`Stream.current`. The stream first waits (events) for pending writes to ``src`` on other
+    :param stream: where the work runs: keyword-only, anything :func:`as_stream` accepts (a :class:`Stream`, a
+        ``torch.cuda.Stream``, a CuPy stream, an integer ``cudaStream_t``, a ``ctypes.c_void_p``), or None for
+        :attr:`Stream.current`. The stream first waits (events) for pending writes to ``src`` on other
         streams; a wrapper whose producer is unknown (every PyTorch tensor) costs one ``cudaDeviceSynchronize`` at
         its first use. Returns without waiting for the GPU; call ``stream.sync()`` before reading on the host or
         handing the result to PyTorch.
@@ -31,9 +32,12 @@ def flip(src: Tensor, flipCode: int, *, stream: Optional[Any] = None) -> Tensor:
     :raises InvalidStateError: a defensive sync would be needed while the stream is captured into a CUDA graph.
     :raises NoDeviceError, OutOfMemoryError, CudaError.
     """
-    tensor_arg("cvcuda.flip", "src", src)
-    int_arg("cvcuda.flip", "flipCode", flipCode)
-    return flip_into(new_like(stream, src), src, flipCode, stream=stream)
+    src_cv = tensor_arg("cvcuda.flip", "src", src)
+    code = int_arg("cvcuda.flip", "flipCode", flipCode)
+    cv_stream = stream_argument(stream)
+    dst = new_like(cv_stream, src)
+    check(_flip(cv_stream, src_cv, dst._cv, code))  # flip_into's call, its arguments already checked
+    return dst
 
 
 def flip_into(dst: Tensor, src: Tensor, flipCode: int, *, stream: Optional[Any] = None) -> Tensor:

@@ -42,9 +42,9 @@ class Stream(metaclass=_StreamMeta):
     ``with stream:`` makes it the current stream (:attr:`Stream.current`) of the calling thread only, for operators
     called without ``stream=``; blocks nest, and leaving a block whose stream is not the thread's current one raises
     :class:`InvalidStateError` (a ``RuntimeError``, as in the reference library) unless an exception is already
-    propagating, which then reaches the caller unchanged. The reference library keeps one stack for all threads, so
-    there a ``with`` block in one thread changes the current stream of every other thread; here each thread has its
-    own. ``with`` gives the stream itself (``with cvcuda.Stream() as s:``); the reference gives None.
+    propagating, which then reaches the caller unchanged. The reference library documents a per-thread current stream
+    but keeps one stack for all threads, so there a ``with`` block in one thread changes the current stream of the
+    others; here each thread really has its own. ``with`` gives the stream itself (``with cvcuda.Stream() as s:``); the reference gives None.
     The stream lives while this object, or GPU work enqueued on it, lives. ``int(stream)`` is :attr:`handle`.
 
     Raises :class:`NoDeviceError` without a device, :class:`CudaError` if CUDA fails to create the stream.
@@ -157,12 +157,12 @@ def as_stream(stream: Union[Stream, int, Any]) -> Stream:
     """Adopts another library's CUDA stream without owning it (it is never destroyed by cvcuda).
 
     Accepts a :class:`Stream` (returned as is); a ``ctypes.c_void_p`` (its value; NULL is :attr:`Stream.default`);
-    an integer ``cudaStream_t`` handle (an int or numpy integer, see :mod:`cvcuda._integers`; never a bool; 0 is
-    :attr:`Stream.default`; 1 and 2
-    are CUDA's ``cudaStreamLegacy`` and ``cudaStreamPerThread``, the latter rejected with ``ValueError``: it names a
-    different stream in each thread, which no cross-stream ordering can follow); an object with ``__cuda_stream__()`` (the CUDA
-    stream protocol, returning ``(version, handle)``); a ``torch.cuda.Stream`` (its ``.cuda_stream``); a CuPy stream
-    (its ``.ptr``). The returned Stream keeps the given object alive; the caller keeps the underlying CUDA stream
+    an integer ``cudaStream_t`` handle (an int or numpy integer, never a bool: see :mod:`cvcuda._integers`; 0 is
+    :attr:`Stream.default`; 1 and 2 are CUDA's ``cudaStreamLegacy`` and ``cudaStreamPerThread``, the latter rejected
+    with ``ValueError``: it names a different stream in each thread, which no cross-stream ordering can follow); an
+    object with ``__cuda_stream__()`` (the CUDA stream protocol, returning ``(version, handle)``); a
+    ``torch.cuda.Stream`` (its ``.cuda_stream``); a CuPy stream (its ``.ptr``). These are the reference library's
+    overloads. The returned Stream keeps the given object alive; the caller keeps the underlying CUDA stream
     alive while work enqueued through cvcuda may still run on it. Does not block.
     Raises ``TypeError`` for other types, ``ValueError`` for a negative handle, :class:`NoDeviceError` without a
     device, :class:`CudaError` if CUDA rejects the handle.
@@ -191,8 +191,7 @@ def as_stream(stream: Union[Stream, int, Any]) -> Stream:
         return _adopt(handle, stream)
     raise TypeError(
         f"cvcuda.as_stream: expected a cvcuda.Stream, an int cudaStream_t, a ctypes.c_void_p, a torch.cuda.Stream or "
-        f"a CuPy stream, "
-        f"got {type(stream).__name__}"
+        f"a CuPy stream, got {type(stream).__name__}"
     )
 
 

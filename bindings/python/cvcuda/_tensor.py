@@ -104,10 +104,16 @@ def _adopt_owned(handle) -> "Tensor":
     return tensor
 
 
+_layouts: Dict[str, bytes] = {}  # layouts seen, encoded: most programs use a handful
+
+
 def _layout_argument(layout: Any, function: str):
     """A layout argument (a str or TensorLayout, or None; "" and TensorLayout.NONE are no layout) as C's char *."""
     if layout is None:
         return _NULL
+    encoded = _layouts.get(layout) if layout.__class__ is str else None
+    if encoded is not None:
+        return encoded
     if not isinstance(layout, str):
         raise TypeError(f"{function}: layout must be a str such as 'NHWC', a cvcuda.TensorLayout or None, got "
                         f"{type(layout).__name__}")
@@ -117,7 +123,11 @@ def _layout_argument(layout: Any, function: str):
         raise ValueError(f"{function}: layout={layout!r} must be ASCII labels such as 'NHWC'") from None
     if b"\0" in encoded:
         raise ValueError(f"{function}: layout={layout!r} contains a NUL character")
-    return encoded or _NULL
+    if not encoded:
+        return _NULL
+    if layout.__class__ is str and len(_layouts) < 64:
+        _layouts[layout] = encoded
+    return encoded
 
 
 # --- dtypes: numpy (and torch) spellings -> cvDataType, through the C table (cvDataTypeFromTypestr).
@@ -399,19 +409,57 @@ def _key_error(key: str, value: Any, rule: str, exc_type=TypeError):
     return exc_type(f"cvcuda.as_tensor: __cuda_array_interface__[{key!r}]={value!r} {rule}")
 
 
+def _key_integers(key: str, values: tuple) -> tuple:
+    """`values` (a tuple) as plain ints under the package's integer rule; the common all-int case costs one scan."""
+    for v in values:
+        if v.__class__ is not int:
+            break
+    else:
+        return values
+    try:
+        return tuple([integer(v, "") for v in values])
+    except TypeError:
+        raise _key_error(key, values, "must hold ints (int or __index__, never bool)") from None
+
+
 def _key_integer(key: str, value: Any, d_value: Any) -> int:
+    if value.__class__ is int:
+        return value
     try:
         return integer(value, "")
     except TypeError:
         raise _key_error(key, d_value, "must hold ints (int or __index__, never bool)") from None
 
 
-def _parse_dict(d: Any) -> tuple:
-    """Translates a __cuda_array_interface__ dict into plain Python values (ints, bytes, None), in the order of
-    _fill_cai's parameters. Every piece of user code the dict can hold (``__index__``, ``__bool__``, ``__len__`` of
-    its values) runs here, before any shared struct is touched, so a nested as_tensor from such code cannot corrupt
-    this call. Only what C cannot see is checked here (Python types, missing keys, mask, the fixed capacity of the
-    struct, NUL bytes); the C library validates the values."""
+_typestrs: Dict[str, bytes] = {}  # typestrs seen, ASCII-encoded: most programs use a handful
+
+
+def _encode_typestr(typestr: Any) -> bytes:
+    if type(typestr) is not str:
+        raise _key_error("typestr", typestr, "must be a str such as '|u1' or '<f4'")
+    try:
+        encoded = typestr.encode("ascii")
+    except UnicodeEncodeError:
+        raise _key_error("typestr", typestr, "is not a numpy typestr (non-ASCII)", ValueError) from None
+    if b"\0" in encoded:
+        raise _key_error("typestr", typestr, "contains a NUL character", ValueError)
+    if len(encoded) >= 16:
+        raise _key_error("typestr", typestr, "is too long to be a numpy typestr", ValueError)
+    if len(_typestrs) < 64:
+        _typestrs[typestr] = encoded
+    return encoded
+
+
+_RANGES = (("version", -(2**31), 2**31 - 1), ("shape", -(2**63), 2**63 - 1), ("data", 0, 2**64 - 1),
+           ("strides", -(2**63), 2**63 - 1), ("stream", -(2**63), 2**63 - 1))
+
+
+def _fill_from_dict(cai, d: Any) -> None:
+    """Translates a __cuda_array_interface__ dict into `cai` in two phases: first every value becomes a plain Python
+    value (int, bytes, None), which runs all the user code the dict can hold (``__index__``, ``__bool__``,
+    ``__len__`` of its values); only then is the shared per-thread struct written, by code that runs none, so a
+    nested as_tensor from such user code cannot corrupt this call. Only what C cannot see is checked here (Python
+    types, missing keys, mask, the fixed capacity of the struct, NUL bytes); the C library validates the values."""
     if type(d) is not dict:
         raise TypeError(f"cvcuda.as_tensor: __cuda_array_interface__ must be a dict, got {type(d).__name__}")
     try:
@@ -426,34 +474,33 @@ def _parse_dict(d: Any) -> tuple:
     has_stream = "stream" in d
     stream = d.get("stream")
 
-    version = _key_integer("version", version, version)
-    if not isinstance(shape, (tuple, list)):
-        raise _key_error("shape", shape, "must be a tuple of ints")
-    shape = tuple(shape)  # a snapshot: nothing below can change its length
+    if version.__class__ is not int:
+        version = _key_integer("version", version, version)
+    if shape.__class__ is not tuple:
+        if not isinstance(shape, (tuple, list)):
+            raise _key_error("shape", shape, "must be a tuple of ints")
+        shape = tuple(shape)  # a snapshot: nothing below can change its length
     n = len(shape)
     if n > _MAX_DIMS:
         raise _key_error("shape", shape, f"has {n} dimensions; at most CV_MAX_DIMS={_MAX_DIMS} are supported",
                          ValueError)
-    shape = tuple(_key_integer("shape", v, shape) for v in shape)
+    shape = _key_integers("shape", shape)
 
-    if type(typestr) is not str:
-        raise _key_error("typestr", typestr, "must be a str such as '|u1' or '<f4'")
-    try:
-        encoded = typestr.encode("ascii")
-    except UnicodeEncodeError:
-        raise _key_error("typestr", typestr, "is not a numpy typestr (non-ASCII)", ValueError) from None
-    if b"\0" in encoded:
-        raise _key_error("typestr", typestr, "contains a NUL character", ValueError)
-    if len(encoded) >= 16:
-        raise _key_error("typestr", typestr, "is too long to be a numpy typestr", ValueError)
+    encoded = _typestrs.get(typestr) if typestr.__class__ is str else None
+    if encoded is None:
+        encoded = _encode_typestr(typestr)
 
     if not isinstance(data, (tuple, list)) or len(data) != 2:
         raise _key_error("data", data, "must be a tuple (pointer: int, readonly: bool)")
     pointer, readonly = data
-    pointer = _key_integer("data", pointer, data)
-    if not isinstance(readonly, int):
+    if pointer.__class__ is not int:
+        pointer = _key_integer("data", pointer, data)
+    if readonly.__class__ is bool:
+        readonly = 1 if readonly else 0
+    elif isinstance(readonly, int):
+        readonly = 1 if int(readonly) else 0
+    else:
         raise _key_error("data", data, "must have a bool readonly flag")
-    readonly = 1 if int(readonly) else 0
 
     if strides is not None:
         if not isinstance(strides, (tuple, list)):
@@ -461,7 +508,7 @@ def _parse_dict(d: Any) -> tuple:
         strides = tuple(strides)
         if len(strides) != n:
             raise _key_error("strides", strides, f"has {len(strides)} entries but shape has {n}", ValueError)
-        strides = tuple(_key_integer("strides", v, strides) for v in strides)
+        strides = _key_integers("strides", strides)
 
     if mask is not None:
         raise _key_error("mask", mask, "is not supported (masked arrays cannot be wrapped; it must be None)",
@@ -472,48 +519,46 @@ def _parse_dict(d: Any) -> tuple:
     elif stream is None:
         stream_kind = _NONE
     else:
-        try:
-            stream = integer(stream, "")
-        except TypeError:
-            raise _key_error("stream", stream, "must be None or an int (cudaStream_t, 1, 2 or -1)") from None
+        if stream.__class__ is not int:
+            try:
+                stream = integer(stream, "")
+            except TypeError:
+                raise _key_error("stream", stream, "must be None or an int (cudaStream_t, 1, 2 or -1)") from None
         stream_kind = _INTEGER
-    return version, shape, encoded, pointer, readonly, strides, stream_kind, stream
 
-
-def _fill_cai(cai, version, shape, typestr, pointer, readonly, strides, stream_kind, stream) -> None:
-    """Writes plain values (from _parse_dict) into `cai`; runs no user code. OverflowError is the caller's."""
-    for key, value, lo, hi in (("version", version, -(2**31), 2**31 - 1), ("data", pointer, 0, 2**64 - 1)):
-        if not lo <= value <= hi:
-            raise _key_error(key, value, f"is outside {lo}..{hi}", ValueError)
-    for key, values in (("shape", shape), ("strides", strides or ())):
-        if any(not -(2**63) <= v < 2**63 for v in values):
-            raise _key_error(key, values, "has a value outside the int64 range", ValueError)
-    if stream_kind == _INTEGER and not -(2**63) <= stream < 2**63:
-        raise _key_error("stream", stream, "is outside the int64 range", ValueError)
+    # Phase 2: plain values only from here on.
     n = len(shape)
-    cai.version = version
-    cai.ndim = n
-    cai.shape[0:n] = shape
-    cai.typestr = typestr
+    try:
+        cai.version = version
+        cai.ndim = n
+        cai.shape[0:n] = shape
+        cai.data = pointer
+        if strides is None:
+            cai.hasStrides = 0
+        else:
+            cai.strides[0:n] = strides
+            cai.hasStrides = 1
+        if stream_kind == _INTEGER:
+            cai.stream = stream
+    except OverflowError:
+        given = {"version": (version,), "shape": shape, "data": (pointer,), "strides": strides or (),
+                 "stream": (stream,) if stream_kind == _INTEGER else ()}
+        for key, lo, hi in _RANGES:
+            if any(not lo <= v <= hi for v in given[key]):
+                raise _key_error(key, given[key] if len(given[key]) != 1 else given[key][0],
+                                 f"has a value outside {lo}..{hi}", ValueError) from None
+        raise
+    cai.typestr = encoded
     cai.dtype = _UNSPECIFIED
-    cai.data = pointer
     cai.readonly = readonly
-    if strides is None:
-        cai.hasStrides = 0
-    else:
-        cai.strides[0:n] = strides
-        cai.hasStrides = 1
     cai.streamKind = stream_kind
-    if stream_kind == _INTEGER:
-        cai.stream = stream
 
 
 def _wrap_dict(owner: Any, interface: Any, layout: Any) -> "Tensor":
     layout_arg = _layout_argument(layout, "cvcuda.as_tensor")
-    values = _parse_dict(interface)
     scratch = _scratch
     cai = scratch.cai
-    _fill_cai(cai, *values)
+    _fill_from_dict(cai, interface)
     out = scratch.tensor
     status = _wrap(cai, layout_arg, out)
     if status:
@@ -586,7 +631,7 @@ def _wrap_torch(t: Any, layout: Any) -> "Tensor":
     if n > _MAX_DIMS:
         raise ValueError(f"cvcuda.as_tensor: shape={tuple(shape)} has {n} dimensions; at most {_MAX_DIMS}")
     typestr, dtype, itemsize = entry
-    # Everything is read from torch before the shared struct is filled (see _parse_dict).
+    # Everything is read from torch before the shared struct is filled (see _fill_from_dict).
     pointer = t.data_ptr()
     strides = None if t.is_contiguous() else [s * itemsize for s in t.stride()]
     scratch = _scratch
@@ -601,7 +646,7 @@ def _wrap_torch(t: Any, layout: Any) -> "Tensor":
     else:
         cai.strides[0:n] = strides
         cai.hasStrides = 1
-    cai.typestr = typestr
+    cai.typestr = encoded
     cai.dtype = dtype
     cai.streamKind = _ABSENT
     out = scratch.tensor
@@ -619,6 +664,10 @@ def as_tensor(buffer: Any, layout: Optional[str] = None) -> Tensor:
     :param buffer: the producer (the reference library's argument name). Its CAI dict (spec: CUDA Array Interface v3, Numba docs) must have ``shape``,
         ``typestr``, ``data`` = (pointer, readonly) and ``version`` (2 or 3); ``strides`` (bytes; absent or None =
         C-contiguous; negative and zero allowed); ``mask`` absent or None; ``stream`` absent, None or an int.
+        Every integer (extents, strides, pointer, version, stream) follows the package's rule: an int or anything
+        with ``__index__`` (numpy integers), never a bool (:mod:`cvcuda._integers`); a NUL character in
+        ``typestr`` or ``layout`` is rejected, not cut. The dict is read completely before anything is written,
+        so code it runs (an ``__index__``) may itself call ``as_tensor``.
         PyTorch tensors are read directly (faster than their CAI getter) as long as torch's CAI names no stream
         (checked once: a torch exporting CAI v3 with its writer stream is read through its CAI, so that stream is
         used and the defensive sync skipped), and torch.bfloat16 is recognised.

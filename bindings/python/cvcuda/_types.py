@@ -7,6 +7,9 @@ The enums are :class:`enum.IntEnum`: a member has ``.name`` and ``.value``, ``in
 hashable and compares equal to its value, as the reference's enums do. Their values are the reference's own (its C
 enums: NVCV's ``NVCVInterpolationType``, ``NVCVBorderType``, ``NVCVColorConversionCode``, which for colour conversions
 are OpenCV's ``cv::ColorConversionCodes``), so ``int(cvcuda.Interp.LINEAR)`` is the same number in both libraries.
+Exceptions, numbered here without a published source to copy: ``Interp.NEAREST_FLOOR``, ``GAUSSIAN``, ``HAMMING``,
+``BOX``, ``Border.CONSTANT_COVERAGE``, the ``Round`` members and ``ColorConversion.*2GRAY_TV``; code that names
+members, as the reference's documentation does, is unaffected.
 Operators translate members into this library's C enums (``CV_INTERP_...``, ``CV_BORDER_MODE_...``,
 ``CV_COLOR_...``): those numbers are not the same, so pass members (or the reference's numbers), never C values.
 """
