@@ -42,6 +42,33 @@ __device__ __forceinline__ int64_t borderIndex(int64_t p, int64_t len, BorderKin
     return -1;
 }
 
+// borderIndex for the chunk path, whose sizes fit 32 bits (32-bit division is several times cheaper).
+__device__ __forceinline__ int32_t borderIndex32(int32_t p, int32_t len, BorderKind kind) {
+    if (static_cast<uint32_t>(p) < static_cast<uint32_t>(len)) return p;
+    switch (kind) {
+    case BorderKind::Replicate: return p < 0 ? 0 : len - 1;
+    case BorderKind::Reflect: {
+        const int32_t period = 2 * len;
+        int32_t q = p % period;
+        if (q < 0) q += period;
+        return q < len ? q : period - 1 - q;
+    }
+    case BorderKind::Reflect101: {
+        if (len == 1) return 0;
+        const int32_t period = 2 * len - 2;
+        int32_t q = p % period;
+        if (q < 0) q += period;
+        return q < len ? q : period - q;
+    }
+    case BorderKind::Wrap: {
+        const int32_t q = p % len;
+        return q < 0 ? q + len : q;
+    }
+    case BorderKind::Constant: break;
+    }
+    return -1;
+}
+
 // The constant pixel repeated over 96 bytes (a multiple of every pixel size that C = 1-4 elements of 1, 2, 4 or 8
 // bytes give: 1, 2, 3, 4, 6, 8, 12, 16, 24, 32), so that byte i of a row is pattern[i % 96].
 constexpr int kPatternBytes = 96;
@@ -62,26 +89,41 @@ struct ChunkArgs {
     uint32_t pattern[kPatternWords];
 };
 
-__device__ __forceinline__ int64_t srcRowOf(const CopyMakeBorderParams &p, int64_t y) {
-    return p.src.shape[kH] == 0 || p.src.shape[kW] == 0 ? -1 : borderIndex(y - p.top, p.src.shape[kH], p.kind);
-}
-
-// Byte `o` (any value: rows shorter than a vector are stepped over) of dst row `r`, computed from scratch (the vectors
-// that run into the next rows).
-__device__ unsigned char byteOf(const ChunkArgs &a, const unsigned char *pattern, int64_t r, uint32_t o) {
+// The src row that dst row r (< 2^31) copies, or nullptr for a constant row.
+__device__ __forceinline__ const char *srcRowOf(const ChunkArgs &a, int64_t r) {
     const CopyMakeBorderParams &p = a.p;
-    while (o >= a.rowBytes) o -= a.rowBytes, ++r;
-    const uint32_t dh = static_cast<uint32_t>(p.dst.shape[kH]), n = static_cast<uint32_t>(r) / dh;
-    const int64_t sy = srcRowOf(p, static_cast<uint32_t>(r) - n * dh);
-    const uint32_t x = o / a.pixelBytes, k = o - x * a.pixelBytes;
-    const int64_t sx = sy < 0 ? -1 : borderIndex(int64_t(x) - p.left, p.src.shape[kW], p.kind);
-    if (sx < 0) return pattern[o % kPatternBytes];
-    return *reinterpret_cast<const unsigned char *>(p.src.data + int64_t(n) * p.src.stride[kN] + sy * p.src.stride[kH] +
-                                                    sx * p.src.stride[kW] + k);
+    const uint32_t dh = static_cast<uint32_t>(p.dst.shape[kH]);
+    const uint32_t n = static_cast<uint32_t>(r) / dh, y = static_cast<uint32_t>(r) - n * dh;
+    if (p.src.shape[kH] == 0 || p.src.shape[kW] == 0) return nullptr;
+    const int32_t sy = borderIndex32(static_cast<int32_t>(y) - static_cast<int32_t>(p.top),
+                                     static_cast<int32_t>(p.src.shape[kH]), p.kind);
+    return sy < 0 ? nullptr : p.src.data + int64_t(n) * p.src.stride[kN] + int64_t(sy) * p.src.stride[kH];
 }
 
-// Threads along x take the 16-byte vectors that START in dst row r (a vector that runs into the next row belongs to
-// the row it starts in); threads along y take rows. No division per vector on the hot paths.
+// Bytes i0 <= i < i1 of a vector: bytes o, o + 1, ... of a dst row whose src row is srcRow (nullptr: constant row),
+// walked pixel by pixel (no division per byte). The loop is unrolled so that `out` stays in registers.
+__device__ __forceinline__ void assemble(Chunk &out, int i0, int i1, uint32_t o, const char *srcRow, const ChunkArgs &a,
+                                         const unsigned char *pattern) {
+    const CopyMakeBorderParams &p = a.p;
+    const int32_t w = static_cast<int32_t>(p.src.shape[kW]), left = static_cast<int32_t>(p.left);
+    uint32_t x = o / a.pixelBytes, k = o - x * a.pixelBytes, phase = o % kPatternBytes;
+    int32_t sx = srcRow ? borderIndex32(static_cast<int32_t>(x) - left, w, p.kind) : -1;
+#pragma unroll
+    for (int i = 0; i < 16; ++i) {
+        if (i < i0 || i >= i1) continue;
+        out.b[i] = sx < 0 ? pattern[phase]
+                          : *reinterpret_cast<const unsigned char *>(srcRow + int64_t(sx) * p.src.stride[kW] + k);
+        if (++phase == kPatternBytes) phase = 0;
+        if (++k == a.pixelBytes) {
+            k = 0;
+            ++x;
+            sx = srcRow ? borderIndex32(static_cast<int32_t>(x) - left, w, p.kind) : -1;
+        }
+    }
+}
+
+// Threads along x take the 16-byte vectors that START in dst row r (a vector that runs into the next rows belongs to
+// the row it starts in); threads along y take rows. No 64-bit division anywhere, none per vector on the hot paths.
 __global__ void __launch_bounds__(kBlockThreads) chunkKernel(ChunkArgs a) {
     __shared__ uint32_t patternWords[kPatternWords];
     const int tid = threadIdx.y * blockDim.x + threadIdx.x;
@@ -89,34 +131,38 @@ __global__ void __launch_bounds__(kBlockThreads) chunkKernel(ChunkArgs a) {
     __syncthreads();
     const unsigned char *pattern = reinterpret_cast<const unsigned char *>(patternWords);
     const CopyMakeBorderParams &p = a.p;
-    const int64_t dh = p.dst.shape[kH], w = p.src.shape[kW];
     for (int64_t r = static_cast<int64_t>(blockIdx.y) * blockDim.y + threadIdx.y; r < a.rows;
          r += static_cast<int64_t>(gridDim.y) * blockDim.y) {
         const int64_t g0 = r * a.rowBytes;
         const int64_t q0 = (g0 + 15) >> 4, q1 = (g0 + a.rowBytes + 15) >> 4;
-        const uint32_t n = static_cast<uint32_t>(r) / static_cast<uint32_t>(dh); // rows < 2^31 on this path
-        const int64_t sy = srcRowOf(p, r - int64_t(n) * dh);
-        const char *srcRow = p.src.data + int64_t(n) * p.src.stride[kN] + sy * p.src.stride[kH];
+        const char *srcRow = srcRowOf(a, r);
         for (int64_t q = q0 + static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; q < q1;
              q += static_cast<int64_t>(gridDim.x) * blockDim.x) {
             const int64_t b = q * 16;
             const uint32_t o = static_cast<uint32_t>(b - g0);
             char *d = p.dst.data + b;
             Chunk out;
+            out.v = make_uint4(0, 0, 0, 0);
             if (o + 16 > a.rowBytes) {
-                // Runs into the next row, or ends the tensor.
-#pragma unroll
-                for (int i = 0; i < 16; ++i) out.b[i] = b + i < a.totalBytes ? byteOf(a, pattern, r, o + i) : 0;
+                // Runs into the following row(s), or ends the tensor: row by row.
+                int i = 0;
+                uint32_t oi = o;
+                for (int64_t rr = r; i < 16 && rr < a.rows; ++rr, oi = 0) {
+                    const int32_t take = static_cast<int32_t>(a.rowBytes - oi) < 16 - i ? static_cast<int32_t>(a.rowBytes - oi)
+                                                                                      : 16 - i;
+                    assemble(out, i, i + take, oi, rr == r ? srcRow : srcRowOf(a, rr), a, pattern);
+                    i += take;
+                }
                 if (b + 16 <= a.totalBytes) {
                     storeBytes<16>(d, out.v);
                 } else {
 #pragma unroll
-                    for (int i = 0; i < 16; ++i)
-                        if (b + i < a.totalBytes) d[i] = static_cast<char>(out.b[i]);
+                    for (int j = 0; j < 16; ++j)
+                        if (b + j < a.totalBytes) d[j] = static_cast<char>(out.b[j]);
                 }
                 continue;
             }
-            if (sy < 0) {
+            if (srcRow == nullptr) {
                 // A constant row: the pattern from byte o % 96 on.
                 const uint32_t s = o % kPatternBytes, wi = s >> 2, shift = (s & 3) * 8;
 #pragma unroll
@@ -147,21 +193,8 @@ __global__ void __launch_bounds__(kBlockThreads) chunkKernel(ChunkArgs a) {
                     }
                 }
             }
-            if (!done) {
-                // Border and image bytes mixed (or the first/last vector of a row copy): pixel by pixel.
-                uint32_t x = o / a.pixelBytes, k = o - x * a.pixelBytes;
-                int64_t sx = borderIndex(int64_t(x) - p.left, w, p.kind);
-#pragma unroll
-                for (int i = 0; i < 16; ++i) {
-                    out.b[i] = sx < 0 ? pattern[(o + i) % kPatternBytes]
-                                      : *reinterpret_cast<const unsigned char *>(srcRow + sx * p.src.stride[kW] + k);
-                    if (++k == a.pixelBytes) {
-                        k = 0;
-                        ++x;
-                        sx = borderIndex(int64_t(x) - p.left, w, p.kind);
-                    }
-                }
-            }
+            // Border and image bytes mixed (or the first/last vector of a row copy): pixel by pixel.
+            if (!done) assemble(out, 0, 16, o, srcRow, a, pattern);
             storeBytes<16>(d, out.v);
         }
     }
