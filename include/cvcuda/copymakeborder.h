@@ -1,5 +1,7 @@
 /* cvcuda-c: the copymakeborder operator (pads images). Source of the convention: OpenCV's cv::copyMakeBorder and
- * cv::borderInterpolate, as the reference library's CopyMakeBorder. */
+ * cv::borderInterpolate, as the reference library's CopyMakeBorder.
+ * OpenCV's legacy C header opencv2/imgproc/imgproc_c.h (not included by opencv2/imgproc.hpp) also declares a
+ * cvCopyMakeBorder: one translation unit cannot include both. */
 #ifndef CVCUDA_COPYMAKEBORDER_H
 #define CVCUDA_COPYMAKEBORDER_H
 

@@ -1,5 +1,7 @@
 /* cvcuda-c: the cvtcolor operator (colour conversions). Source of the conventions: OpenCV's cv::cvtColor (codes,
- * coefficients, fixed-point rounding, YUV 4:2:0 plane layouts), as the reference library's CvtColor. */
+ * coefficients, fixed-point rounding, YUV 4:2:0 plane layouts), as the reference library's CvtColor.
+ * OpenCV's legacy C header opencv2/imgproc/imgproc_c.h (not included by opencv2/imgproc.hpp) also declares a
+ * cvCvtColor: one translation unit cannot include both. */
 #ifndef CVCUDA_CVTCOLOR_H
 #define CVCUDA_CVTCOLOR_H
 
