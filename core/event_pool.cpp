@@ -46,7 +46,10 @@ void Event::lastReleased() noexcept {
     }
 }
 
-bool Event::done() const noexcept { return cudaEventQuery(handle_) != cudaErrorNotReady; }
+bool Event::done() const noexcept {
+    RelaxedCaptureMode relaxed; // cudaEventQuery would invalidate a global-mode capture of any thread
+    return cudaEventQuery(handle_) != cudaErrorNotReady;
+}
 
 Ref<Event> recordEvent(const Stream &stream) {
     Ref<Event> e = Ref<Event>::adopt(EventPool::acquire(stream.device()));

@@ -58,8 +58,14 @@ Ref<Stream> Stream::adopt(cudaStream_t handle) {
         }
     }
     int device = currentDevice();
-    if (handle != nullptr && handle != cudaStreamLegacy && handle != cudaStreamPerThread)
-        checkCuda(cudaStreamGetDevice(handle, &device), "cudaStreamGetDevice");
+    if (handle != nullptr && handle != cudaStreamLegacy) {
+        // cudaStreamGetDevice is illegal while the stream is being captured into a CUDA graph (it invalidates the
+        // capture); cudaStreamIsCapturing is legal. A capturing stream is taken to be on the current device, where
+        // the framework that captures works (torch.cuda.graph sets it); an operator launched on it otherwise fails.
+        cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+        checkCuda(cudaStreamIsCapturing(handle, &capture), "cudaStreamIsCapturing");
+        if (capture == cudaStreamCaptureStatusNone) checkCuda(cudaStreamGetDevice(handle, &device), "cudaStreamGetDevice");
+    }
     return Ref<Stream>::adopt(new Stream(handle, device, false));
 }
 

@@ -13,6 +13,7 @@
 #include "border.h"
 #include "copymakeborder.h"
 #include "cvtcolor.h"
+#include "dlpack_interop.h"
 #include "flip.h"
 #include "library.h"
 

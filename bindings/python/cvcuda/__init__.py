@@ -34,6 +34,7 @@ from ._ops_color import ColorSpec, advcvtcolor, advcvtcolor_into, cvtcolor, cvtc
 from ._stream import Stream, as_stream
 from ._tensor import CudaArray, Tensor, _debug_disable_keepalive, as_tensor, reshape
 from ._types import Border, ChannelManip, ColorConversion, Interp, NormalizeFlags, RectI, Round, TensorLayout, Type
+from ._dlpack import from_dlpack
 
 __version__ = "0.1.0"
 
@@ -69,6 +70,7 @@ __all__ = [
     "cvtcolor_into",
     "flip",
     "flip_into",
+    "from_dlpack",
     "reset_stats",
     "reshape",
     "stats",
