@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <deque>
 #include <map>
 #include <mutex>
 #include <new>
@@ -17,17 +18,37 @@ namespace cv {
 namespace hazards {
 namespace {
 
+// An event some access recorded, with the stream it was recorded on (completion order is per stream).
+struct Pending {
+    cudaStream_t stream;
+    Ref<Event> event;
+};
+
+// A cleanup callback waiting for GPU work. `waits` are the accesses still pending when it was deferred; the first
+// one names the queue it sits in.
 struct Deferred {
-    std::vector<Ref<Event>> events;
+    std::vector<Pending> waits;
     cvCleanupFn fn;
     void *userData;
 };
 
+// Deferred cleanups in one FIFO per stream, keyed by the stream of their first pending event: events of one stream
+// complete in the order they were recorded, so a collection checks the oldest entry of a queue and stops at the
+// first one that is not done. A collection costs what is ready, not the backlog.
+struct DeferredQueues {
+    std::mutex mutex; // never held across a callback; guards the queues, not the engine's hazard state
+    std::map<cudaStream_t, std::deque<Deferred>> queues;
+    std::atomic<size_t> count{0};
+    size_t rotation = 0; // which other queue a submission also looks at
+};
+
+// The engine's lock guards bookkeeping only (regions, accesses, the registry): no CUDA call is made under it
+// except in the sweep of forgotten regions (one query per dead foreign region, every 256 attaches).
 struct Engine {
     std::mutex mutex;
     std::map<uint64_t, Ref<Region>> regions; // disjoint root regions keyed by lo
-    std::vector<Deferred> deferred;
     uint64_t attachCount = 0;
+    DeferredQueues deferred;
 };
 
 // Never destroyed (tensors may be released from static destructors of other libraries), and not on the heap: after
@@ -60,17 +81,67 @@ void sweepUnused(Engine &e) {
         it = forgettable(*it->second) ? e.regions.erase(it) : std::next(it);
 }
 
-// The access's event, recorded now if it was deferred (see Access).
-Event &eventOf(Access &a) {
-    if (!a.event) {
-        DeviceGuard guard(a.stream->device());
-        a.event = recordEvent(*a.stream);
+// Events reserved under the engine lock that the reserving thread must record once the lock is released: deferred
+// access events (see Access) and a submission's own event. Whatever is left is recorded by the destructor, so that a
+// failure on the way (a failed wait or launch) still publishes them: other threads may already wait for them, and an
+// event recorded on its stream covers that stream's earlier work, which later accesses were told to wait for.
+class Reservations {
+public:
+    Reservations() = default;
+    Reservations(const Reservations &) = delete;
+    Reservations &operator=(const Reservations &) = delete;
+    ~Reservations() {
+        publishDeferred();
+        publishOwn();
     }
-    return *a.event;
-}
+    // The access's event, reserved now if it was deferred (recorded by publishDeferred, on the access's stream,
+    // covering that access and whatever the stream did since).
+    Ref<Event> eventOf(Access &a) {
+        if (!a.event) {
+            a.event = reserveEvent(a.stream->device());
+            pending_.push_back({a.stream, a.event});
+        }
+        return a.event;
+    }
+    // This submission's event, recorded on `stream` by publishOwn.
+    const Ref<Event> &own(const Ref<Stream> &stream) {
+        ownStream_ = stream;
+        own_ = reserveEvent(stream->device());
+        return own_;
+    }
+    void publishDeferred() noexcept {
+        for (auto &[stream, event] : pending_) publish(*event, *stream);
+        pending_.clear();
+    }
+    void publishOwn() noexcept {
+        if (own_) publish(*own_, *ownStream_);
+        own_ = nullptr;
+    }
 
-bool allDone(const std::vector<Ref<Event>> &events) {
-    return std::all_of(events.begin(), events.end(), [](const Ref<Event> &e) { return e->done(); });
+private:
+    static void publish(Event &event, const Stream &stream) noexcept {
+        try {
+            DeviceGuard guard(stream.device());
+            publishEvent(event, &stream);
+        } catch (...) {
+            publishEvent(event, nullptr);
+        }
+    }
+    std::vector<std::pair<Ref<Stream>, Ref<Event>>> pending_;
+    Ref<Stream> ownStream_;
+    Ref<Event> own_;
+};
+
+// Copies of a region's accesses, taken under the lock and examined outside it; with `reserved`, every one has an
+// event (deferred ones reserved).
+std::vector<Access> snapshot(Region &root, Reservations *reserved) {
+    std::vector<Access> out;
+    for (auto *accesses : {&root.writers, &root.readers})
+        for (Access &a : *accesses) {
+            if (reserved != nullptr) reserved->eventOf(a);
+            out.push_back(a);
+        }
+    return out;
 }
 
 // Device checks of a wrapper's memory (once), outside the engine lock. `stream` is the operation's stream, or null for
@@ -121,6 +192,69 @@ std::atomic<bool> &trackingEnabled() {
 
 void runCleanups(std::vector<Deferred> &ready) {
     for (auto &d : ready) d.fn(d.userData);
+}
+
+// Queues a cleanup behind its first pending event, or returns it when nothing is pending any more.
+bool deferOrReady(Engine &e, Deferred &d) {
+    auto &w = d.waits;
+    w.erase(w.begin(), std::find_if(w.begin(), w.end(), [](const Pending &p) { return !p.event->done(); }));
+    if (w.empty()) return true;
+    std::lock_guard<std::mutex> lock(e.deferred.mutex);
+    e.deferred.queues[w.front().stream].push_back(std::move(d));
+    e.deferred.count.fetch_add(1, std::memory_order_relaxed);
+    return false;
+}
+
+// Moves the ready entries at the head of one queue into `ready`; entries that still wait on another stream move to
+// that stream's queue. Stops at the first entry that is not done. Returns whether the queue is now empty.
+bool drainQueue(DeferredQueues &q, cudaStream_t key, std::vector<Deferred> &ready) {
+    auto it = q.queues.find(key);
+    if (it == q.queues.end()) return true;
+    std::deque<Deferred> &queue = it->second;
+    while (!queue.empty()) {
+        Deferred &d = queue.front();
+        auto &w = d.waits;
+        w.erase(w.begin(), std::find_if(w.begin(), w.end(), [](const Pending &p) { return !p.event->done(); }));
+        if (!w.empty() && w.front().stream == key) break;
+        Deferred moved = std::move(d);
+        queue.pop_front();
+        if (moved.waits.empty()) {
+            q.count.fetch_sub(1, std::memory_order_relaxed);
+            ready.push_back(std::move(moved));
+        } else {
+            q.queues[moved.waits.front().stream].push_back(std::move(moved)); // does not invalidate `queue` (std::map)
+        }
+    }
+    if (!queue.empty()) return false;
+    q.queues.erase(it);
+    return true;
+}
+
+// Collects the queues of `stream` and of one other stream in turn (a submission's share of the work), or of every
+// stream when `stream` is null.
+void collectReady(const Stream *stream) {
+    Engine &e = engine();
+    DeferredQueues &q = e.deferred;
+    if (q.count.load(std::memory_order_relaxed) == 0) return;
+    std::vector<Deferred> ready;
+    {
+        std::unique_lock<std::mutex> lock(q.mutex, std::defer_lock);
+        if (stream == nullptr) lock.lock();
+        else if (!lock.try_lock()) return; // another thread is collecting
+        if (stream == nullptr) {
+            std::vector<cudaStream_t> keys;
+            for (const auto &entry : q.queues) keys.push_back(entry.first);
+            for (cudaStream_t key : keys) drainQueue(q, key, ready);
+        } else {
+            drainQueue(q, stream->handle(), ready);
+            if (!q.queues.empty()) {
+                auto other = q.queues.begin();
+                std::advance(other, static_cast<std::ptrdiff_t>(q.rotation++ % q.queues.size()));
+                drainQueue(q, other->first, ready);
+            }
+        }
+    }
+    runCleanups(ready);
 }
 
 } // namespace
@@ -187,6 +321,13 @@ void submit(const Ref<Stream> &stream, std::initializer_list<Use> uses, const st
         launch();
         return;
     }
+    // Under the lock: the hazards to wait for, and this submission's access with its event reserved, so that every
+    // later submission orders itself after this one. Outside it: the waits, the launch and the record. A later
+    // submission that needs this event waits until it is recorded (awaitRecorded), also on the same stream, whose
+    // order then follows the order of the bookkeeping.
+    Reservations reserved;
+    std::vector<Ref<Event>> waits;     // other streams' events: cudaStreamWaitEvent
+    std::vector<Ref<Event>> unrecorded; // this stream's events not recorded yet: launch after them
     {
         std::lock_guard<std::mutex> lock(e.mutex);
         struct Touched {
@@ -201,21 +342,22 @@ void submit(const Ref<Stream> &stream, std::initializer_list<Use> uses, const st
             if (same != touched.end()) same->write = same->write || u.write;
             else touched.push_back({root, u.write});
         }
-        std::vector<Event *> waits;
         auto addWaits = [&](std::vector<Access> &accesses) {
-            for (Access &a : accesses)
-                if (!sameStream(*a.stream, *stream) && std::find(waits.begin(), waits.end(), &eventOf(a)) == waits.end())
-                    waits.push_back(a.event.get());
+            for (Access &a : accesses) {
+                if (sameStream(*a.stream, *stream)) {
+                    if (a.event && !a.event->recorded()) unrecorded.push_back(a.event);
+                    continue;
+                }
+                Ref<Event> ev = reserved.eventOf(a);
+                if (std::find(waits.begin(), waits.end(), ev) == waits.end()) waits.push_back(std::move(ev));
+            }
         };
         for (const Touched &t : touched) {
-            addWaits(t.root->writers);           // RAW, WAW
+            addWaits(t.root->writers);              // RAW, WAW
             if (t.write) addWaits(t.root->readers); // WAR
         }
-        if (trackingEnabled().load(std::memory_order_relaxed))
-            for (Event *ev : waits) waitEvent(*stream, *ev);
-        launch();
         if (!touched.empty()) {
-            Ref<Event> done = recordEvent(*stream);
+            const Ref<Event> &done = reserved.own(stream);
             for (const Touched &t : touched) {
                 if (t.write) {
                     t.root->writers.assign(1, Access{stream, done});
@@ -229,20 +371,33 @@ void submit(const Ref<Stream> &stream, std::initializer_list<Use> uses, const st
             }
         }
     }
-    collect(false);
+    reserved.publishDeferred();
+    if (trackingEnabled().load(std::memory_order_relaxed))
+        for (const Ref<Event> &ev : waits) waitEvent(*stream, *ev);
+    for (const Ref<Event> &ev : unrecorded) awaitRecorded(*ev);
+    launch();
+    reserved.publishOwn();
+    collectReady(stream.get());
 }
 
 Ref<Stream> exportStream(Tensor &tensor) {
     Engine &e = engine();
     settleUnknownProducers({{&tensor, false}}, nullptr);
-    std::lock_guard<std::mutex> lock(e.mutex);
-    Region *root = rootOf(tensor);
-    if (root == nullptr) return nullptr;
+    Reservations reserved;
+    std::vector<Access> accesses;
+    {
+        std::lock_guard<std::mutex> lock(e.mutex);
+        Region *root = rootOf(tensor);
+        if (root == nullptr) return nullptr;
+        accesses = snapshot(*root, &reserved);
+    }
+    reserved.publishDeferred();
     // Pending reads count too: a consumer may write into the exported memory.
     std::vector<const Access *> pending;
-    for (auto *accesses : {&root->writers, &root->readers})
-        for (Access &a : *accesses)
-            if (!eventOf(a).done()) pending.push_back(&a);
+    for (const Access &a : accesses) {
+        awaitRecorded(*a.event); // the advertised stream must already hold the access's work
+        if (!a.event->done()) pending.push_back(&a);
+    }
     if (pending.empty()) return nullptr;
     const Ref<Stream> &first = pending.front()->stream;
     const bool oneStream = std::all_of(pending.begin(), pending.end(), [&](const Access *a) { return sameStream(*a->stream, *first); });
@@ -259,24 +414,38 @@ Ref<Stream> exportStream(Tensor &tensor) {
 
 void retire(Tensor &tensor) noexcept {
     Engine &e = engine();
-    std::vector<Deferred> ready;
     try {
-        std::lock_guard<std::mutex> lock(e.mutex);
         // Pending accesses are looked up (cudaEventQuery, slow) only where they matter: for a cleanup callback, and
         // for foreign memory, whose region must outlive its pending work.
         const bool needPending = tensor.cleanup != nullptr || !tensor.ownsMemory();
-        std::vector<Ref<Event>> pending;
+        Reservations reserved;
+        std::vector<Access> accesses;
+        Ref<Region> held;
         Ref<Stream> onlyStream; // the one stream that accessed the memory, if there is exactly one
         bool oneStream = true;
-        Region *root = rootOf(tensor);
-        if (root != nullptr)
-            for (auto *accesses : {&root->writers, &root->readers})
-                for (Access &a : *accesses) {
-                    if (!onlyStream) onlyStream = a.stream;
-                    else if (!sameStream(*onlyStream, *a.stream)) oneStream = false;
-                    if (needPending && !eventOf(a).done()) pending.push_back(a.event);
-                }
-        if (tensor.ownsMemory() && root != nullptr) {
+        {
+            std::lock_guard<std::mutex> lock(e.mutex);
+            Region *root = rootOf(tensor);
+            if (root != nullptr)
+                for (const auto *list : {&root->writers, &root->readers})
+                    for (const Access &a : *list) {
+                        if (!onlyStream) onlyStream = a.stream;
+                        else if (!sameStream(*onlyStream, *a.stream)) oneStream = false;
+                    }
+            const bool freeOnTheOneStream = onlyStream && oneStream && onlyStream->owned();
+            if (root != nullptr) accesses = snapshot(*root, needPending || !freeOnTheOneStream ? &reserved : nullptr);
+            held = Ref<Region>(root);
+            tensor.region = nullptr;
+        }
+        reserved.publishDeferred();
+        // Accesses other threads reserved before this release must be on their streams before the free is queued.
+        for (const Access &a : accesses)
+            if (a.event) awaitRecorded(*a.event);
+        std::vector<Pending> pending;
+        if (needPending)
+            for (const Access &a : accesses)
+                if (!a.event->done()) pending.push_back({a.stream->handle(), a.event});
+        if (tensor.ownsMemory() && held) {
             DeviceGuard guard(tensor.device);
             // Stream-ordered free, with no need to know whether the work has finished: on the one stream that used the
             // memory when the library owns it, else on the allocation stream after waiting for every access (a
@@ -284,8 +453,7 @@ void retire(Tensor &tensor) noexcept {
             const bool onTheOneStream = onlyStream && oneStream && onlyStream->owned();
             const Stream &freeOn = onTheOneStream ? *onlyStream : *deviceResources(tensor.device).allocStream;
             if (!onTheOneStream)
-                for (auto *accesses : {&root->writers, &root->readers})
-                    for (Access &a : *accesses) waitEvent(freeOn, eventOf(a));
+                for (const Access &a : accesses) waitEvent(freeOn, *a.event);
             (void)cudaFreeAsync(reinterpret_cast<void *>(tensor.desc().data), freeOn.handle());
         }
         // Owned memory is freed stream-ordered (the pool orders any reuse), so its region can be forgotten at once;
@@ -293,20 +461,19 @@ void retire(Tensor &tensor) noexcept {
         const bool idle = tensor.ownsMemory() || pending.empty();
         if (tensor.cleanup != nullptr) {
             Deferred d{std::move(pending), tensor.cleanup, tensor.cleanupUserData};
-            if (allDone(d.events)) ready.push_back(std::move(d));
-            else e.deferred.push_back(std::move(d));
+            if (deferOrReady(e, d)) d.fn(d.userData);
         }
-        Ref<Region> held(root);
-        tensor.region = nullptr;
         // Forget a region that nobody else views, with the streams and events it holds.
-        if (held && held->useCount() == 2 && idle) {
-            auto it = e.regions.find(held->lo);
-            if (it != e.regions.end() && it->second == held) e.regions.erase(it);
+        if (held && idle) {
+            std::lock_guard<std::mutex> lock(e.mutex);
+            if (held->useCount() == 2) {
+                auto it = e.regions.find(held->lo);
+                if (it != e.regions.end() && it->second == held) e.regions.erase(it);
+            }
         }
     } catch (...) {
         // Release cannot report errors; a failed free leaks rather than corrupts.
     }
-    runCleanups(ready);
 }
 
 void collect(bool wait) {
@@ -314,8 +481,10 @@ void collect(bool wait) {
     if (wait) {
         std::vector<Ref<Event>> events;
         {
-            std::lock_guard<std::mutex> lock(e.mutex);
-            for (const Deferred &d : e.deferred) events.insert(events.end(), d.events.begin(), d.events.end());
+            std::lock_guard<std::mutex> lock(e.deferred.mutex);
+            for (const auto &entry : e.deferred.queues)
+                for (const Deferred &d : entry.second)
+                    for (const Pending &p : d.waits) events.push_back(p.event);
         }
         for (const Ref<Event> &ev : events) checkCuda(cudaEventSynchronize(ev->handle()), "cudaEventSynchronize");
         for (int device : devicesWithResources()) {
@@ -323,15 +492,7 @@ void collect(bool wait) {
             checkCuda(cudaStreamSynchronize(deviceResources(device).allocStream->handle()), "cudaStreamSynchronize");
         }
     }
-    std::vector<Deferred> ready;
-    {
-        std::lock_guard<std::mutex> lock(e.mutex);
-        if (e.deferred.empty()) return;
-        auto keep = std::stable_partition(e.deferred.begin(), e.deferred.end(), [](const Deferred &d) { return !allDone(d.events); });
-        std::move(keep, e.deferred.end(), std::back_inserter(ready));
-        e.deferred.erase(keep, e.deferred.end());
-    }
-    runCleanups(ready);
+    collectReady(nullptr);
 }
 
 } // namespace hazards
