@@ -114,7 +114,6 @@ void awaitRecorded(const Event &event) noexcept {
 }
 
 void waitEvent(const Stream &stream, const Event &event) {
-    awaitRecorded(event);
     checkCuda(cudaStreamWaitEvent(stream.handle(), event.handle(), 0), "cudaStreamWaitEvent");
     count(stats().eventWaits);
 }

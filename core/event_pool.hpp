@@ -53,7 +53,8 @@ void publishEvent(Event &event, const Stream *stream) noexcept;
 // Blocks (briefly: until another thread's launch has been issued) until `event` is recorded.
 void awaitRecorded(const Event &event) noexcept;
 
-// Makes `stream` wait on `event`, once it is recorded (counted in eventWaits).
+// Makes `stream` wait on `event` (counted in eventWaits). The event must be recorded (awaitRecorded): a wait on an
+// event not recorded yet orders nothing.
 void waitEvent(const Stream &stream, const Event &event);
 
 } // namespace cv

@@ -190,6 +190,16 @@ std::atomic<bool> &trackingEnabled() {
     return enabled;
 }
 
+std::atomic<bool> &awaitEnabled() {
+    static std::atomic<bool> enabled{true};
+    return enabled;
+}
+
+std::atomic<void (*)()> &beforeLaunchHook() {
+    static std::atomic<void (*)()> hook{nullptr};
+    return hook;
+}
+
 void runCleanups(std::vector<Deferred> &ready) {
     for (auto &d : ready) d.fn(d.userData);
 }
@@ -372,9 +382,15 @@ void submit(const Ref<Stream> &stream, std::initializer_list<Use> uses, const st
         }
     }
     reserved.publishDeferred();
+    const bool await = awaitEnabled().load(std::memory_order_relaxed);
     if (trackingEnabled().load(std::memory_order_relaxed))
-        for (const Ref<Event> &ev : waits) waitEvent(*stream, *ev);
-    for (const Ref<Event> &ev : unrecorded) awaitRecorded(*ev);
+        for (const Ref<Event> &ev : waits) {
+            if (await) awaitRecorded(*ev);
+            waitEvent(*stream, *ev);
+        }
+    if (await)
+        for (const Ref<Event> &ev : unrecorded) awaitRecorded(*ev);
+    if (auto hook = beforeLaunchHook().load(std::memory_order_acquire)) hook();
     launch();
     reserved.publishOwn();
     collectReady(stream.get());
@@ -453,7 +469,7 @@ void retire(Tensor &tensor) noexcept {
             const bool onTheOneStream = onlyStream && oneStream && onlyStream->owned();
             const Stream &freeOn = onTheOneStream ? *onlyStream : *deviceResources(tensor.device).allocStream;
             if (!onTheOneStream)
-                for (const Access &a : accesses) waitEvent(freeOn, *a.event);
+                for (const Access &a : accesses) waitEvent(freeOn, *a.event); // recorded: awaited above
             (void)cudaFreeAsync(reinterpret_cast<void *>(tensor.desc().data), freeOn.handle());
         }
         // Owned memory is freed stream-ordered (the pool orders any reuse), so its region can be forgotten at once;
@@ -499,5 +515,7 @@ void collect(bool wait) {
 
 namespace detail {
 void setHazardTrackingEnabled(bool enabled) noexcept { hazards::trackingEnabled().store(enabled, std::memory_order_relaxed); }
+void setAwaitRecordedEnabled(bool enabled) noexcept { hazards::awaitEnabled().store(enabled, std::memory_order_relaxed); }
+void setBeforeLaunchHook(void (*hook)()) noexcept { hazards::beforeLaunchHook().store(hook, std::memory_order_release); }
 } // namespace detail
 } // namespace cv

@@ -77,5 +77,11 @@ namespace detail {
 // Test hook (not exported from the shared library): false makes submit skip every cross-stream wait while still
 // recording accesses, so that ordering tests can run their negative control with the barrier switched off.
 void setHazardTrackingEnabled(bool enabled) noexcept;
+// Test hook: false makes submit skip waiting for events that other threads reserved but have not recorded yet (the
+// cross-stream wait then orders nothing), for the negative control of the threads tests.
+void setAwaitRecordedEnabled(bool enabled) noexcept;
+// Test hook: called by every submit between its bookkeeping and its launch (null: none), so that a test can hold a
+// thread inside that window.
+void setBeforeLaunchHook(void (*hook)()) noexcept;
 } // namespace detail
 } // namespace cv
