@@ -18,6 +18,16 @@ cvStatus cvStreamCreate(cvStream *out) {
     });
 }
 
+cvStatus cvStreamCreateWithHandle(void **cudaStream, cvStream *out) {
+    return capi::guarded(__func__, [&] {
+        capi::requireOut(cudaStream, "cudaStream");
+        capi::requireOut(out, "out");
+        Ref<Stream> s = Stream::create();
+        *cudaStream = s->handle();
+        *out = reinterpret_cast<cvStream>(s.detach());
+    });
+}
+
 cvStatus cvStreamWrap(void *cudaStream, cvStream *out) {
     return capi::guarded(__func__, [&] {
         capi::requireOut(out, "out");

@@ -11,7 +11,8 @@ class Stream final : public RefCounted {
 public:
     static constexpr uint32_t kMagic = 0x53545231; // "STR1"
 
-    // A new non-blocking stream on the current device.
+    // A non-blocking stream on the current device: a released library stream that no handle holds and that has no
+    // work pending (cudaStreamQuery), else a new one.
     static Ref<Stream> create();
     // Adopts `handle` (nullptr = legacy default stream) on its device without owning it. A handle of a stream the
     // library created returns that stream's own object, so hazard state keeps it alive rather than an alias.
@@ -27,8 +28,12 @@ public:
     bool owned() const noexcept { return owned_; }
 
 private:
+    friend class StreamPool;
     Stream(cudaStream_t handle, int device, bool owned) noexcept;
     ~Stream() override;
+    // An owned stream goes to the pool of idle streams (or is destroyed when the pool is full); an adopted one is
+    // deleted.
+    void lastReleased() noexcept override;
     cudaStream_t handle_;
     int device_;
     bool owned_;
