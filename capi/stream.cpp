@@ -57,7 +57,7 @@ cvStatus cvStreamSync(cvStream stream) {
     return capi::guarded(__func__, [&] {
         Stream &s = capi::deref<Stream>(stream, "stream");
         DeviceGuard guard(s.device());
-        checkCuda(cudaStreamSynchronize(s.handle()), "cudaStreamSynchronize");
+        s.synchronize();
         hazards::collect(false);
     });
 }

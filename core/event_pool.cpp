@@ -78,9 +78,24 @@ bool Event::done() const noexcept {
     return true;
 }
 
-Ref<Event> recordEvent(const Stream &stream) {
+void Event::noteRecorded(Stream &on) noexcept {
+    recordedOn_ = &on;
+    record_ = on.noteRecord();
+}
+
+bool Event::knownDone(const Stream &on) const noexcept {
+    const int s = state_.load(std::memory_order_acquire);
+    if (!(s & kRecorded)) return false;
+    if (s & kComplete) return true;
+    if (recordedOn_ != &on || !on.synchronizedPast(record_)) return false;
+    state_.fetch_or(kComplete, std::memory_order_acq_rel);
+    return true;
+}
+
+Ref<Event> recordEvent(Stream &stream) {
     Ref<Event> e = Ref<Event>::adopt(EventPool::acquire(stream.device()));
     checkCuda(cudaEventRecord(e->handle(), stream.handle()), "cudaEventRecord");
+    e->noteRecorded(stream);
     e->state_.store(Event::kRecorded, std::memory_order_release);
     count(stats().eventRecords);
     return e;
@@ -88,10 +103,15 @@ Ref<Event> recordEvent(const Stream &stream) {
 
 Ref<Event> reserveEvent(int device) { return Ref<Event>::adopt(EventPool::acquire(device)); }
 
-void publishEvent(Event &event, const Stream *stream) noexcept {
+void publishEvent(Event &event, Stream *stream) noexcept {
+    event.recordedOn_ = nullptr;
     if (stream != nullptr) {
-        if (cudaEventRecord(event.handle(), stream->handle()) == cudaSuccess) count(stats().eventRecords);
-        else (void)cudaGetLastError();
+        if (cudaEventRecord(event.handle(), stream->handle()) == cudaSuccess) {
+            event.noteRecorded(*stream);
+            count(stats().eventRecords);
+        } else {
+            (void)cudaGetLastError();
+        }
     }
     const int before = event.state_.exchange(Event::kRecorded, std::memory_order_acq_rel);
     if (before & Event::kWaiters) {

@@ -25,22 +25,28 @@ public:
     // Non-blocking: true once the work captured by the record has completed; false while not recorded yet. A
     // completed event is remembered, so that asking again costs no cudaEventQuery.
     bool done() const noexcept;
+    // True when completion is known without a query: done() found it, or `on` (the stream object of the access) was
+    // synchronised after this event was recorded on it.
+    bool knownDone(const Stream &on) const noexcept;
 
 private:
     friend class EventPool;
-    friend void publishEvent(Event &, const Stream *) noexcept;
+    friend void publishEvent(Event &, Stream *) noexcept;
     friend void awaitRecorded(const Event &) noexcept;
-    friend Ref<Event> recordEvent(const Stream &);
+    friend Ref<Event> recordEvent(Stream &);
     static constexpr int kRecorded = 1, kComplete = 2, kWaiters = 4;
     Event(cudaEvent_t handle, int device) noexcept : RefCounted(kMagic), handle_(handle), device_(device) {}
     void lastReleased() noexcept override;
+    void noteRecorded(Stream &on) noexcept;
     cudaEvent_t handle_;
     int device_;
     mutable std::atomic<int> state_{0};
+    const Stream *recordedOn_ = nullptr; // written before kRecorded is published
+    uint64_t record_ = 0;
 };
 
 // Records a pooled event on `stream` (counted in eventRecords).
-Ref<Event> recordEvent(const Stream &stream);
+Ref<Event> recordEvent(Stream &stream);
 
 // A pooled event of `device`, not recorded yet: whoever reserves it must publish it (publishEvent), on every path.
 Ref<Event> reserveEvent(int device);
@@ -48,7 +54,7 @@ Ref<Event> reserveEvent(int device);
 // Records a reserved event on `stream` (the stream's device must be current), or, with a null stream or when the
 // record fails, marks it recorded without a record (waiting on it then orders nothing new, which only happens after
 // a CUDA failure that the caller reports). Wakes the threads waiting in awaitRecorded. Never throws.
-void publishEvent(Event &event, const Stream *stream) noexcept;
+void publishEvent(Event &event, Stream *stream) noexcept;
 
 // Blocks (briefly: until another thread's launch has been issued) until `event` is recorded.
 void awaitRecorded(const Event &event) noexcept;

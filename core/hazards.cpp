@@ -119,7 +119,7 @@ public:
     }
 
 private:
-    static void publish(Event &event, const Stream &stream) noexcept {
+    static void publish(Event &event, Stream &stream) noexcept {
         try {
             DeviceGuard guard(stream.device());
             publishEvent(event, &stream);
@@ -408,16 +408,26 @@ Ref<Stream> exportStream(Tensor &tensor) {
         accesses = snapshot(*root, &reserved);
     }
     reserved.publishDeferred();
-    // Pending reads count too: a consumer may write into the exported memory.
+    // Pending reads count too: a consumer may write into the exported memory. What is known to be done (synchronised
+    // streams, events found complete before) is left out without a query. If the rest is on one stream the library
+    // owns, that stream is advertised without asking whether its work has completed meanwhile (a query costs about
+    // a microsecond; a consumer's wait on a completed stream costs nothing): no access is ever left out unless done.
     std::vector<const Access *> pending;
     for (const Access &a : accesses) {
         awaitRecorded(*a.event); // the advertised stream must already hold the access's work
-        if (!a.event->done()) pending.push_back(&a);
+        if (!a.event->knownDone(*a.stream)) pending.push_back(&a);
     }
+    auto onOneOwnedStream = [&] {
+        return pending.front()->stream->owned() && std::all_of(pending.begin(), pending.end(), [&](const Access *a) {
+                   return sameStream(*a->stream, *pending.front()->stream);
+               });
+    };
     if (pending.empty()) return nullptr;
+    if (onOneOwnedStream()) return pending.front()->stream;
+    pending.erase(std::remove_if(pending.begin(), pending.end(), [](const Access *a) { return a->event->done(); }), pending.end());
+    if (pending.empty()) return nullptr;
+    if (onOneOwnedStream()) return pending.front()->stream;
     const Ref<Stream> &first = pending.front()->stream;
-    const bool oneStream = std::all_of(pending.begin(), pending.end(), [&](const Access *a) { return sameStream(*a->stream, *first); });
-    if (oneStream && first->owned()) return first;
     // A CAI export must not advertise a default stream (0/1/2 mean something else to consumers), nor several, nor an
     // adopted stream (the export must keep the advertised stream alive, which only the library's own streams allow):
     // relay them through a library-owned stream that waits on each.

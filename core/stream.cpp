@@ -106,6 +106,14 @@ Ref<Stream> Stream::create() {
     return s;
 }
 
+void Stream::synchronize() {
+    const uint64_t issued = records_.load(std::memory_order_acquire);
+    checkCuda(cudaStreamSynchronize(handle_), "cudaStreamSynchronize");
+    uint64_t seen = synced_.load(std::memory_order_relaxed);
+    while (seen < issued && !synced_.compare_exchange_weak(seen, issued, std::memory_order_acq_rel)) {
+    }
+}
+
 Ref<Stream> Stream::adopt(cudaStream_t handle) {
     if (handle == cudaStreamPerThread)
         invalid(currentFunction(), ": stream=2 (cudaStreamPerThread) names a different stream in each thread, so the "
