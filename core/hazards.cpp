@@ -39,7 +39,8 @@ struct DeferredQueues {
     std::mutex mutex; // never held across a callback; guards the queues, not the engine's hazard state
     std::map<cudaStream_t, std::deque<Deferred>> queues;
     std::atomic<size_t> count{0};
-    size_t rotation = 0; // which other queue a submission also looks at
+    std::atomic<unsigned> submissions{0}; // submissions that found cleanups waiting (see collectReady)
+    size_t rotation = 0;                 // which other queue a submission also looks at
 };
 
 // The engine's lock guards bookkeeping only (regions, accesses, the registry): no CUDA call is made under it
@@ -204,13 +205,11 @@ void runCleanups(std::vector<Deferred> &ready) {
     for (auto &d : ready) d.fn(d.userData);
 }
 
-// Queues a cleanup behind its first pending event, or returns it when nothing is pending any more.
+// Queues a cleanup behind its first pending event, or returns true when it waits for nothing.
 bool deferOrReady(Engine &e, Deferred &d) {
-    auto &w = d.waits;
-    w.erase(w.begin(), std::find_if(w.begin(), w.end(), [](const Pending &p) { return !p.event->done(); }));
-    if (w.empty()) return true;
+    if (d.waits.empty()) return true;
     std::lock_guard<std::mutex> lock(e.deferred.mutex);
-    e.deferred.queues[w.front().stream].push_back(std::move(d));
+    e.deferred.queues[d.waits.front().stream].push_back(std::move(d));
     e.deferred.count.fetch_add(1, std::memory_order_relaxed);
     return false;
 }
@@ -241,11 +240,17 @@ bool drainQueue(DeferredQueues &q, cudaStream_t key, std::vector<Deferred> &read
 }
 
 // Collects the queues of `stream` and of one other stream in turn (a submission's share of the work), or of every
-// stream when `stream` is null.
+// stream when `stream` is null. A submission looks only every kCollectEvery-th time while few cleanups wait: each
+// look queries an event, and a cleanup may wait a few operations longer without harm.
 void collectReady(const Stream *stream) {
     Engine &e = engine();
     DeferredQueues &q = e.deferred;
-    if (q.count.load(std::memory_order_relaxed) == 0) return;
+    const size_t waiting = q.count.load(std::memory_order_relaxed);
+    if (waiting == 0) return;
+    constexpr unsigned kCollectEvery = 8;
+    constexpr size_t kManyWaiting = 64;
+    if (stream != nullptr && waiting < kManyWaiting && q.submissions.fetch_add(1, std::memory_order_relaxed) % kCollectEvery != 0)
+        return;
     std::vector<Deferred> ready;
     {
         std::unique_lock<std::mutex> lock(q.mutex, std::defer_lock);
@@ -441,8 +446,10 @@ Ref<Stream> exportStream(Tensor &tensor) {
 void retire(Tensor &tensor) noexcept {
     Engine &e = engine();
     try {
-        // Pending accesses are looked up (cudaEventQuery, slow) only where they matter: for a cleanup callback, and
-        // for foreign memory, whose region must outlive its pending work.
+        // Pending accesses matter for a cleanup callback, and for foreign memory, whose region must outlive its
+        // pending work. No event is queried here (a query costs about a microsecond): what is not known done is
+        // treated as pending, so the cleanup waits in its stream's queue for a collection, and the region for the
+        // registry's sweep.
         const bool needPending = tensor.cleanup != nullptr || !tensor.ownsMemory();
         Reservations reserved;
         std::vector<Access> accesses;
@@ -470,7 +477,7 @@ void retire(Tensor &tensor) noexcept {
         std::vector<Pending> pending;
         if (needPending)
             for (const Access &a : accesses)
-                if (!a.event->done()) pending.push_back({a.stream->handle(), a.event});
+                if (!a.event->knownDone(*a.stream)) pending.push_back({a.stream->handle(), a.event});
         if (tensor.ownsMemory() && held) {
             DeviceGuard guard(tensor.device);
             // Stream-ordered free, with no need to know whether the work has finished: on the one stream that used the

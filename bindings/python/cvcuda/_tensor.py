@@ -203,9 +203,9 @@ class Tensor:
     def _make_like(self):
         """(ndim, shape, dtype, layout) as cvTensorCreate arguments, for operators that allocate their output."""
         info = self._info or self._get_info()
-        n = info.ndim
         layout = ffi.string(info.layout)
-        self._like = (n, ffi.new("int64_t[]", list(info.shape[0:n]) or [0]), info.dtype, layout or _NULL)
+        # info.shape is passed as the shape array itself (no copy): self._info keeps the struct alive with the tensor.
+        self._like = (info.ndim, info.shape, info.dtype, layout or _NULL)
         return self._like
 
     @property
