@@ -56,7 +56,8 @@ void addProducer(Tensor &tensor, const Ref<Stream> &stream, bool recordNow = tru
 // accesses. Does the first-use device checks and the defensive sync of unknown-producer wrappers. The engine's lock
 // is held for the bookkeeping only: threads submitting on different streams launch in parallel, and submissions on
 // one memory are ordered as their bookkeeping was (see Access). Then runs the ready cleanups of `stream`'s queue and
-// of one other stream's.
+// of one other stream's. `launch` must not release a tensor of `uses` (its release would wait for this submission's
+// own event, which is recorded only after `launch` returns).
 void submit(const Ref<Stream> &stream, std::initializer_list<Use> uses, const std::function<void()> &launch);
 
 // The stream a CAI export should advertise: null when no access is pending; the one stream with pending writes or
