@@ -104,10 +104,10 @@ public:
         }
         return a.event;
     }
-    // This submission's event, recorded on `stream` by publishOwn.
-    const Ref<Event> &own(const Ref<Stream> &stream) {
+    // Makes `event` (reserved, not published) this submission's event, recorded on `stream` by publishOwn.
+    const Ref<Event> &own(const Ref<Stream> &stream, Ref<Event> event) {
         ownStream_ = stream;
-        own_ = reserveEvent(stream->device());
+        own_ = std::move(event);
         return own_;
     }
     void publishDeferred() noexcept {
@@ -341,15 +341,19 @@ void submit(const Ref<Stream> &stream, std::initializer_list<Use> uses, const st
     // submission that needs this event waits until it is recorded (awaitRecorded), also on the same stream, whose
     // order then follows the order of the bookkeeping.
     Reservations reserved;
-    std::vector<Ref<Event>> waits;     // other streams' events: cudaStreamWaitEvent
+    std::vector<Ref<Event>> waits;      // other streams' events: cudaStreamWaitEvent
     std::vector<Ref<Event>> unrecorded; // this stream's events not recorded yet: launch after them
+    struct Touched {
+        Region *root;
+        bool write;
+    };
+    std::vector<Touched> touched;
+    // Allocations (and an event creation when the pool is empty) happen before the lock, not under it.
+    touched.reserve(uses.size());
+    waits.reserve(2 * uses.size());
+    Ref<Event> event = reserveEvent(stream->device());
     {
         std::lock_guard<std::mutex> lock(e.mutex);
-        struct Touched {
-            Region *root;
-            bool write;
-        };
-        std::vector<Touched> touched;
         for (const Use &u : uses) {
             Region *root = rootOf(*u.tensor);
             if (root == nullptr) continue;
@@ -372,7 +376,7 @@ void submit(const Ref<Stream> &stream, std::initializer_list<Use> uses, const st
             if (t.write) addWaits(t.root->readers); // WAR
         }
         if (!touched.empty()) {
-            const Ref<Event> &done = reserved.own(stream);
+            const Ref<Event> &done = reserved.own(stream, std::move(event));
             for (const Touched &t : touched) {
                 if (t.write) {
                     t.root->writers.assign(1, Access{stream, done});
