@@ -43,12 +43,12 @@ struct DeferredQueues {
     size_t rotation = 0;                 // which other queue a submission also looks at
 };
 
-// The engine's lock guards bookkeeping only (regions, accesses, the registry): no CUDA call is made under it
-// except in the sweep of forgotten regions (one query per dead foreign region, every 256 attaches).
+// The engine's lock guards bookkeeping only (regions, accesses, the registry): no CUDA call and no event query is
+// made under it.
 struct Engine {
     std::mutex mutex;
     std::map<uint64_t, Ref<Region>> regions; // disjoint root regions keyed by lo
-    uint64_t attachCount = 0;
+    std::atomic<uint64_t> attachCount{0};
     DeferredQueues deferred;
 };
 
@@ -68,18 +68,48 @@ Region *rootOf(Tensor &t) {
     return r;
 }
 
-// A root only the registry holds and no GPU work uses any more (a never-recorded event counts as in use).
-bool forgettable(const Region &r) {
-    if (r.useCount() != 1) return false;
+// Whether a region's accesses are known to have completed, without a query (a null or unrecorded event counts as
+// in use).
+bool knownIdle(const Region &r) {
     for (const auto *accesses : {&r.writers, &r.readers})
         for (const Access &a : *accesses)
-            if (!a.event || !a.event->done()) return false;
+            if (!a.event || !a.event->knownDone(*a.stream)) return false;
     return true;
 }
 
+// Forgets roots that only the registry holds and whose GPU work has completed (foreign memory released with work
+// pending stays registered until then). Called outside the lock, every 256 attaches: what is known done goes at
+// once; the rest is queried with the lock released, and forgotten if still unused.
 void sweepUnused(Engine &e) {
-    for (auto it = e.regions.begin(); it != e.regions.end();)
-        it = forgettable(*it->second) ? e.regions.erase(it) : std::next(it);
+    std::vector<Ref<Region>> candidates;
+    std::vector<Ref<Event>> events;
+    {
+        std::lock_guard<std::mutex> lock(e.mutex);
+        for (auto it = e.regions.begin(); it != e.regions.end();) {
+            const Region &r = *it->second;
+            if (r.useCount() == 1 && knownIdle(r)) {
+                it = e.regions.erase(it);
+                continue;
+            }
+            if (r.useCount() == 1) {
+                candidates.push_back(it->second);
+                for (const auto *accesses : {&r.writers, &r.readers})
+                    for (const Access &a : *accesses)
+                        if (a.event) events.push_back(a.event);
+            }
+            ++it;
+        }
+    }
+    // The queries (on copies: the accesses change under the lock only) mark completed events (Event::done), so the
+    // check under the lock below needs none; an access added meanwhile (another wrapper of the memory, used and
+    // released) is not marked, and keeps the region.
+    for (const Ref<Event> &ev : events) (void)ev->done();
+    std::lock_guard<std::mutex> lock(e.mutex);
+    for (const Ref<Region> &r : candidates) {
+        if (r->useCount() != 2 || !knownIdle(*r)) continue;
+        auto it = e.regions.find(r->lo);
+        if (it != e.regions.end() && it->second == r) e.regions.erase(it);
+    }
 }
 
 // Events reserved under the engine lock that the reserving thread must record once the lock is released: deferred
@@ -276,8 +306,8 @@ void collectReady(const Stream *stream) {
 
 Ref<Region> attach(uint64_t lo, uint64_t hi) {
     Engine &e = engine();
+    if (e.attachCount.fetch_add(1, std::memory_order_relaxed) % 256 == 255) sweepUnused(e);
     std::lock_guard<std::mutex> lock(e.mutex);
-    if (++e.attachCount % 256 == 0) sweepUnused(e);
     // Roots are disjoint and sorted by lo, so their hi are sorted too: start at the last root with lo <= query lo.
     auto it = e.regions.upper_bound(lo);
     if (it != e.regions.begin() && std::prev(it)->second->hi > lo) --it;
