@@ -20,6 +20,7 @@ std::map<int, DeviceResources *> *gResources = nullptr;
 
 DeviceResources *makeResources(int device) {
     DeviceGuard guard(device);
+    RelaxedCaptureMode relaxed; // may be first needed inside a capture (an allocation on a capturing stream)
     auto *r = new DeviceResources;
     r->allocStream = Stream::create();
     r->relayStream = Stream::create();
@@ -45,6 +46,7 @@ void loadKernels(int device) {
     const bool cached = device >= 0 && device < kMaxCachedDevices;
     if (cached && gKernelsLoaded[device].load(std::memory_order_acquire)) return;
     DeviceGuard guard(device);
+    RelaxedCaptureMode relaxed; // cvStreamWrap of a capturing stream may be the library's first call
     checkCuda(cvk::preloadFlipKernels(), "cudaFuncGetAttributes (loading the flip kernels)");
     if (cached) gKernelsLoaded[device].store(true, std::memory_order_release);
 }

@@ -73,7 +73,10 @@ bool Event::done() const noexcept {
     const int s = state_.load(std::memory_order_acquire);
     if (!(s & kRecorded)) return false;
     if (s & kComplete) return true;
-    if (cudaEventQuery(handle_) == cudaErrorNotReady) return false;
+    {
+        RelaxedCaptureMode relaxed; // cudaEventQuery would invalidate a global-mode capture of any thread
+        if (cudaEventQuery(handle_) == cudaErrorNotReady) return false;
+    }
     state_.fetch_or(kComplete, std::memory_order_acq_rel);
     return true;
 }

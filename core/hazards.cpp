@@ -341,6 +341,9 @@ Ref<Region> attach(uint64_t lo, uint64_t hi) {
 void addProducer(Tensor &tensor, const Ref<Stream> &stream, bool recordNow) {
     Engine &e = engine();
     DeviceGuard guard(stream->device());
+    // An event recorded inside a capture could never be queried or waited on outside it: work that follows on the
+    // capture is ordered by the graph itself, so a capturing producer adds no hazard state.
+    if (isCapturing(*stream)) return;
     // Only a stream the library owns may have its event recorded later: an adopted one may be gone by then.
     Ref<Event> event = recordNow || !stream->owned() ? recordEvent(*stream) : nullptr;
     std::lock_guard<std::mutex> lock(e.mutex);
@@ -518,8 +521,12 @@ void retire(Tensor &tensor) noexcept {
             // memory when the library owns it, else on the allocation stream after waiting for every access (a
             // completed event costs nothing; an adopted stream may no longer exist).
             const bool onTheOneStream = onlyStream && oneStream && onlyStream->owned();
-            const Stream &freeOn = onTheOneStream ? *onlyStream : *deviceResources(tensor.device).allocStream;
-            if (!onTheOneStream)
+            // Memory allocated inside a capture that is still going on is freed inside it too (a graph free node):
+            // freed outside, it would be reused before the graph ever ran.
+            const bool inCapture = tensor.capturedOn && isCapturing(*tensor.capturedOn);
+            const Stream &freeOn = inCapture ? *tensor.capturedOn
+                                   : onTheOneStream ? *onlyStream : *deviceResources(tensor.device).allocStream;
+            if (!onTheOneStream && !inCapture)
                 for (const Access &a : accesses) waitEvent(freeOn, *a.event); // recorded: awaited above
             (void)cudaFreeAsync(reinterpret_cast<void *>(tensor.desc().data), freeOn.handle());
         }
@@ -541,6 +548,52 @@ void retire(Tensor &tensor) noexcept {
     } catch (...) {
         // Release cannot report errors; a failed free leaks rather than corrupts.
     }
+}
+
+int deviceOf(Tensor &tensor) {
+    checkDevice(tensor, nullptr);
+    return tensor.device >= 0 ? tensor.device : currentDevice();
+}
+
+bool isCapturing(const Stream &stream) {
+    cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+    checkCuda(cudaStreamIsCapturing(stream.handle(), &capture), "cudaStreamIsCapturing");
+    return capture != cudaStreamCaptureStatusNone;
+}
+
+void orderConsumer(Tensor &tensor, const Ref<Stream> &consumer, bool includeReads, bool wait) {
+    Engine &e = engine();
+    DeviceGuard guard(consumer->device());
+    settleUnknownProducers({{&tensor, false}}, consumer.get()); // its capture check comes before any other CUDA call
+    checkDevice(tensor, consumer.get());
+    if (!wait || isCapturing(*consumer)) return;
+    // As in submit: the events are found (deferred ones reserved) under the lock, recorded and waited on outside it.
+    Reservations reserved;
+    std::vector<Ref<Event>> waits;
+    {
+        std::lock_guard<std::mutex> lock(e.mutex);
+        Region *root = rootOf(tensor);
+        if (root == nullptr) return;
+        auto addWaits = [&](std::vector<Access> &accesses) {
+            for (Access &a : accesses) {
+                if (sameStream(*a.stream, *consumer)) continue;
+                Ref<Event> ev = reserved.eventOf(a);
+                if (std::find(waits.begin(), waits.end(), ev) == waits.end()) waits.push_back(std::move(ev));
+            }
+        };
+        addWaits(root->writers);
+        if (includeReads) addWaits(root->readers);
+    }
+    reserved.publishDeferred();
+    if (trackingEnabled().load(std::memory_order_relaxed))
+        for (const Ref<Event> &ev : waits) {
+            awaitRecorded(*ev);
+            waitEvent(*consumer, *ev);
+        }
+}
+
+void addConsumer(Tensor &tensor, const Ref<Stream> &consumer) {
+    if (tensor.desc().numel > 0) addProducer(tensor, consumer, true);
 }
 
 void collect(bool wait) {

@@ -49,7 +49,7 @@ namespace hazards {
 Ref<Region> attach(uint64_t lo, uint64_t hi);
 
 // Records that `stream` produces the tensor's memory (CAI producer stream, allocation), as a write: with an event now,
-// or (recordNow == false) with one recorded when another stream first needs it.
+// or (recordNow == false) with one recorded when another stream first needs it. Nothing while `stream` is captured.
 void addProducer(Tensor &tensor, const Ref<Stream> &stream, bool recordNow = true);
 
 // Orders `stream` after the hazards of `uses`, runs `launch` (which enqueues work on `stream`), then records the
@@ -64,6 +64,23 @@ void submit(const Ref<Stream> &stream, std::initializer_list<Use> uses, const st
 // reads; else the device's relay stream, made to wait on all of them (exports never name a default stream).
 // Settles an unknown producer first (one defensive sync): "ready" must not be advertised for data still in flight.
 Ref<Stream> exportStream(Tensor &tensor);
+
+// DLPack export: makes `consumer` wait on the writes pending on the tensor's memory, and on pending reads too when
+// `includeReads` (a consumer that may write). Settles an unknown producer first and does the device checks; with
+// `wait` false (DLPack's stream -1) only those. While `consumer` is being captured nothing is waited on.
+void orderConsumer(Tensor &tensor, const Ref<Stream> &consumer, bool includeReads, bool wait);
+
+// Records that `consumer` may have queued accesses the library does not track (a DLPack or CAI consumer dropping
+// an export): an event recorded on it now becomes one of the memory's writers, so later work and the release of
+// owned memory are ordered after it. Records nothing while `consumer` is being captured.
+void addConsumer(Tensor &tensor, const Ref<Stream> &consumer);
+
+// The device holding the tensor's memory (first-use check of wrapped memory, once); the current device for empty
+// wrapped tensors.
+int deviceOf(Tensor &tensor);
+
+// cudaStreamIsCapturing as a bool (legal during capture, unlike most queries).
+bool isCapturing(const Stream &stream);
 
 // Called when the last reference to a tensor is gone: frees owned memory stream-ordered and runs or defers the
 // cleanup callback until the tensor's GPU work has completed. Never blocks, never throws.

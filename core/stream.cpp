@@ -35,6 +35,7 @@ public:
         // The oldest first: the likeliest to be done. Busy ones stay, in their order; at most two queries.
         for (size_t i = 0; i < streams.size() && i < 2; ++i) {
             Stream *s = streams[i];
+            RelaxedCaptureMode relaxed; // a query would invalidate a global-mode capture of another thread
             const cudaError_t state = cudaStreamQuery(s->handle_);
             if (state == cudaErrorNotReady) continue;
             streams.erase(streams.begin() + static_cast<std::ptrdiff_t>(i));
@@ -126,8 +127,14 @@ Ref<Stream> Stream::adopt(cudaStream_t handle) {
         }
     }
     int device = currentDevice();
-    if (handle != nullptr && handle != cudaStreamLegacy && handle != cudaStreamPerThread)
-        checkCuda(cudaStreamGetDevice(handle, &device), "cudaStreamGetDevice");
+    if (handle != nullptr && handle != cudaStreamLegacy) {
+        // cudaStreamGetDevice is illegal while the stream is being captured into a CUDA graph (it invalidates the
+        // capture); cudaStreamIsCapturing is legal. A capturing stream is taken to be on the current device, where
+        // the framework that captures works (torch.cuda.graph sets it); an operator launched on it otherwise fails.
+        cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+        checkCuda(cudaStreamIsCapturing(handle, &capture), "cudaStreamIsCapturing");
+        if (capture == cudaStreamCaptureStatusNone) checkCuda(cudaStreamGetDevice(handle, &device), "cudaStreamGetDevice");
+    }
     return Ref<Stream>::adopt(new Stream(handle, device, false));
 }
 

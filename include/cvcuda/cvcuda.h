@@ -10,6 +10,7 @@
 #include "array_interface.h"
 #include "stream.h"
 #include "tensor.h"
+#include "dlpack_interop.h"
 #include "flip.h"
 #include "library.h"
 

@@ -31,7 +31,9 @@ CV_API cvStatus cvStreamCreateWithHandle(void **cudaStream, cvStream *out);
 
 /** Adopts an existing cudaStream_t without taking ownership (it is never destroyed by the library; the caller keeps
  *  it alive while the handle or any work on it is in use). cudaStream == NULL adopts CUDA's legacy default stream.
- *  The device is the calling thread's current device. *out receives one reference. Loads the library's kernels on
+ *  The device is the stream's (cudaStreamGetDevice); while the stream is being captured into a CUDA graph, when CUDA
+ *  allows no query of it, the calling thread's current device (where the capturing framework works). Legal during
+ *  capture in either mode. *out receives one reference. Loads the library's kernels on
  *  that device the first time, as cvStreamCreate does.
  *  A handle of a stream made by cvStreamCreate gives a handle to that same stream object.
  *  Errors: CV_ERROR_INVALID_ARGUMENT (out is NULL; cudaStream == cudaStreamPerThread (2), which names a different

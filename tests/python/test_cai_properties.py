@@ -149,7 +149,7 @@ DEFECTS = [
     ("typestr", always, _drop("typestr"), ValueError),
     ("typestr", always, _set("typestr", 42), TypeError),
     ("typestr", always, _set("typestr", ">f4"), ValueError),
-    ("typestr", always, _set("typestr", "<c8"), cvcuda.NotSupportedError),
+    ("typestr", always, _set("typestr", "<c32"), cvcuda.NotSupportedError),
     ("typestr", always, _set("typestr", "<V2"), ValueError),
     ("typestr", always, _set("typestr", "u1"), ValueError),
     ("typestr", always, _set("typestr", "<f\u00e9"), ValueError),

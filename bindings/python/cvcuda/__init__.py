@@ -32,6 +32,7 @@ from ._ops import flip, flip_into
 from ._stream import Stream, as_stream
 from ._tensor import CudaArray, Tensor, _debug_disable_keepalive, as_tensor, reshape
 from ._types import Border, ChannelManip, ColorConversion, Interp, NormalizeFlags, RectI, Round, TensorLayout, Type
+from ._dlpack import from_dlpack
 
 __version__ = "0.1.0"
 
@@ -60,6 +61,7 @@ __all__ = [
     "as_tensor",
     "flip",
     "flip_into",
+    "from_dlpack",
     "reset_stats",
     "reshape",
     "stats",
