@@ -78,10 +78,10 @@ export PYTHONPATH="$root/bindings/python${PYTHONPATH:+:$PYTHONPATH}"
 # passes once but not every time is broken. Each run is one row of the record; any failed run fails the check.
 ordering_runs=5 ordering_passed=0
 for i in $(seq 1 $ordering_runs); do
-    step "ordering suites, run $i/$ordering_runs (engine Catch2 + pytest ordering, lifetime, threads, torch interop)" \
+    step "ordering suites, run $i/$ordering_runs (engine Catch2 + pytest ordering, lifetime, threads, torch and DLPack interop)" \
         "ordering-$i.log" bash -c "'$build/tests/engine/test_engine' --allow-running-no-tests && python3 -m pytest -q -p no:cacheprovider -rs \
             tests/python/test_stream_ordering.py tests/python/test_lifetime.py tests/python/test_threads_ordering.py \
-            tests/python/test_torch_interop.py" && ordering_passed=$((ordering_passed + 1))
+            tests/python/test_torch_interop.py tests/python/test_dlpack_torch.py" && ordering_passed=$((ordering_passed + 1))
 done
 echo "gpu-check: ordering suites passed $ordering_passed/$ordering_runs runs"
 step "soak: 100000 round trips torch -> flip -> torch (scripts/soak.py)" soak.log python3 scripts/soak.py
