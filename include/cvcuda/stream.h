@@ -18,7 +18,7 @@ typedef struct cvStream_t *cvStream;
  *  longer needs for pending work it tracks) may be handed out again, but only once cudaStreamQuery reports all of its
  *  work completed, work queued through its raw cudaStream_t included; so the new handle may carry the cudaStream_t
  *  value of a released one, and nothing queued on it before waits ahead of the caller's work. A reused stream costs
- *  no CUDA stream creation (under 1 us instead of several).
+ *  no CUDA stream creation (cudaStreamCreate takes several microseconds).
  *  The first stream made on a device also loads the library's kernels there, which may wait for work already on
  *  the device (CUDA's lazy loading would otherwise do it, unannounced, at an operator's first launch).
  *  Errors: CV_ERROR_INVALID_ARGUMENT (out is NULL), CV_ERROR_NO_DEVICE, CV_ERROR_CUDA. */
