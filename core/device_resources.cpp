@@ -39,6 +39,8 @@ DeviceResources *makeResources(int device) {
 
 constexpr int kMaxCachedDevices = 64;
 std::atomic<bool> gKernelsLoaded[kMaxCachedDevices]; // zero-initialised: false
+// Resources of the first devices, readable without the lock: every allocation asks for them.
+std::atomic<DeviceResources *> gCachedResources[kMaxCachedDevices]; // zero-initialised: null
 
 } // namespace
 
@@ -54,10 +56,14 @@ void loadKernels(int device) {
 }
 
 DeviceResources &deviceResources(int device) {
+    const bool cached = device >= 0 && device < kMaxCachedDevices;
+    if (cached)
+        if (DeviceResources *r = gCachedResources[device].load(std::memory_order_acquire)) return *r;
     std::lock_guard<std::mutex> lock(gResourcesMutex);
     if (gResources == nullptr) gResources = new std::map<int, DeviceResources *>;
     auto &slot = (*gResources)[device];
     if (slot == nullptr) slot = makeResources(device);
+    if (cached) gCachedResources[device].store(slot, std::memory_order_release);
     return *slot;
 }
 

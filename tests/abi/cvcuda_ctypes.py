@@ -130,6 +130,7 @@ SIGNATURES = {
     "cvDataTypeName": (ctypes.c_char_p, [cvDataType]),
     "cvDataTypeItemSize": (ctypes.c_int32, [cvDataType]),
     "cvStreamCreate": (cvStatus, [_P(cvStream)]),
+    "cvStreamCreateWithHandle": (cvStatus, [_P(ctypes.c_void_p), _P(cvStream)]),
     "cvStreamWrap": (cvStatus, [ctypes.c_void_p, _P(cvStream)]),
     "cvStreamRetain": (None, [cvStream]),
     "cvStreamRelease": (None, [cvStream]),
