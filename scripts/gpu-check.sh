@@ -74,6 +74,16 @@ if [ -n "${CVCUDA_RUST_SAMPLE:-}" ] && [ -x "$CVCUDA_RUST_SAMPLE" ]; then
 fi
 export CVCUDA_C_LIBRARY="$root/$build/libcvcuda_c.so.1"
 export PYTHONPATH="$root/bindings/python${PYTHONPATH:+:$PYTHONPATH}"
+# The ordering and lifetime suites again, 5 runs in a row: their negative controls force their races, so a suite that
+# passes once but not every time is broken. Each run is one row of the record; any failed run fails the check.
+ordering_runs=5 ordering_passed=0
+for i in $(seq 1 $ordering_runs); do
+    step "ordering suites, run $i/$ordering_runs (engine Catch2 + pytest ordering, lifetime, threads, torch and DLPack interop)" \
+        "ordering-$i.log" bash -c "'$build/tests/engine/test_engine' --allow-running-no-tests && python3 -m pytest -q -p no:cacheprovider -rs \
+            tests/python/test_stream_ordering.py tests/python/test_lifetime.py tests/python/test_threads_ordering.py \
+            tests/python/test_torch_interop.py tests/python/test_dlpack_torch.py" && ordering_passed=$((ordering_passed + 1))
+done
+echo "gpu-check: ordering suites passed $ordering_passed/$ordering_runs runs"
 step "soak: 100000 round trips torch -> flip -> torch (scripts/soak.py)" soak.log python3 scripts/soak.py
 ngpu=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)
 step "torchrun sample, $ngpu GPU(s) (samples/distributed/preprocess_ddp.py)" ddp.log \
@@ -84,6 +94,10 @@ if [ $bench = 1 ]; then
     step "benchmark host_overhead (C API vs raw CUDA calls)" bench-host_overhead.log "$build/bench/host_overhead"
     step "benchmark bench/run.sh (ours, ${reference:+CV-CUDA 0.19, }torch, copy -> docs/perf.md, docs/img/bench_*.png)" \
         bench-run.log bench/run.sh ${reference:+--reference "$reference"} --json "$logs/bench-results.json"
+    # Threads (calls/s of tiny flips from 1, 2, 4, 8 threads, C and Python) and the host-time breakdown of the
+    # Python paths: their own sections of docs/perf.md.
+    step "benchmark bench/threads.py (C and Python, 1-8 threads)" bench-threads.log python3 bench/threads.py
+    step "benchmark bench/host_breakdown.py (host µs per step)" bench-host_breakdown.log python3 bench/host_breakdown.py
 fi
 
 {
@@ -103,6 +117,8 @@ fi
     printf '%s\n' "${rows[@]}"
     echo
     echo "Test cases (Catch2 + pytest, GPU tests required): **$summary**"
+    echo
+    echo "Ordering and lifetime suites: **$ordering_passed/$ordering_runs runs passed** in a row (rows above)."
     echo
     echo "Skipped cases (a GPU test may not skip here; these are no-device tests, which need the GPU hidden):"
     echo '```'

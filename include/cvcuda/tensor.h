@@ -75,6 +75,9 @@ CV_API cvStatus cvTensorSetCleanup(cvTensor tensor, cvCleanupFn fn, void *userDa
 /** Describes the tensor as a CAI, version 3 (out->structSize must be set, e.g. by CV_ARRAY_INTERFACE_INIT).
  *  stream: CV_CAI_STREAM_INTEGER with the stream of the last write still pending, or CV_CAI_STREAM_NONE when nothing
  *  is pending; never 0, 1 or 2 (a write pending on a default stream is relayed through a library-owned stream).
+ *  When every access is on one stream the library created, that stream is advertised without asking CUDA whether its
+ *  work has completed meanwhile (a query per export costs about a microsecond; waiting on a completed stream costs a
+ *  consumer nothing); after cvStreamSync of it, NONE is advertised, also without a query.
  *  The stream covers every access still pending: writes and reads (a consumer may write into the memory). Only a
  *  stream the library created is advertised as itself; with several streams, a default stream or an adopted stream
  *  (which could be destroyed while the export advertises it), a library-owned relay stream waits on them all and is

@@ -33,6 +33,9 @@ cvStatus = ctypes.c_int32
 cvDataType = ctypes.c_int32
 cvCaiStreamKind = ctypes.c_int32
 cvRoundMode = ctypes.c_int32
+cvBorderMode = ctypes.c_int32
+cvColorConversion = ctypes.c_int32
+cvColorSpec = ctypes.c_int32
 cvTensor = ctypes.c_void_p
 cvStream = ctypes.c_void_p
 cvCleanupFn = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
@@ -121,11 +124,27 @@ class cvNormalizeParams(ctypes.Structure):
         return cls(structSize=ctypes.sizeof(cls), globalScale=1.0)
 
 
+class cvCopyMakeBorderParams(ctypes.Structure):
+    _fields_ = [
+        ("structSize", ctypes.c_uint32),
+        ("top", ctypes.c_int32),
+        ("left", ctypes.c_int32),
+        ("borderMode", ctypes.c_int32),
+        ("borderValue", ctypes.c_double * 4),
+    ]
+
+    @classmethod
+    def init(cls):
+        """CV_COPY_MAKE_BORDER_PARAMS_INIT (borderMode CV_BORDER_MODE_CONSTANT = 1)."""
+        return cls(structSize=ctypes.sizeof(cls), borderMode=1)
+
+
 STRUCTS = {
     "cvArrayInterface": cvArrayInterface,
     "cvTensorInfo": cvTensorInfo,
     "cvStats": cvStats,
     "cvNormalizeParams": cvNormalizeParams,
+    "cvCopyMakeBorderParams": cvCopyMakeBorderParams,
 }
 
 _P = ctypes.POINTER
@@ -139,6 +158,7 @@ SIGNATURES = {
     "cvDataTypeName": (ctypes.c_char_p, [cvDataType]),
     "cvDataTypeItemSize": (ctypes.c_int32, [cvDataType]),
     "cvStreamCreate": (cvStatus, [_P(cvStream)]),
+    "cvStreamCreateWithHandle": (cvStatus, [_P(ctypes.c_void_p), _P(cvStream)]),
     "cvStreamWrap": (cvStatus, [ctypes.c_void_p, _P(cvStream)]),
     "cvStreamRetain": (None, [cvStream]),
     "cvStreamRelease": (None, [cvStream]),
@@ -163,6 +183,8 @@ SIGNATURES = {
     "cvConvertTo": (cvStatus, [cvStream, cvTensor, cvTensor, ctypes.c_double, ctypes.c_double, ctypes.c_int32]),
     "cvNormalize": (cvStatus, [cvStream, cvTensor, cvTensor, _P(cvNormalizeParams)]),
     "cvReformat": (cvStatus, [cvStream, cvTensor, cvTensor]),
+    "cvCvtColor": (cvStatus, [cvStream, cvTensor, cvTensor, ctypes.c_int32, ctypes.c_int32]),
+    "cvCopyMakeBorder": (cvStatus, [cvStream, cvTensor, cvTensor, _P(cvCopyMakeBorderParams)]),
     "cvGetStats": (cvStatus, [_P(cvStats)]),
     "cvResetStats": (None, []),
     "cvCollect": (cvStatus, []),

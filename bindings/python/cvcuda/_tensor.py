@@ -205,7 +205,8 @@ class Tensor:
     Tensors returned by :func:`as_tensor` wrap foreign memory instead (never freed by cvcuda).
     """
 
-    __slots__ = ("_cv", "_info", "_like", "_owner", "__weakref__")
+    # _export (set by the first cuda(), unset until then): the immutable parts of the tensor's CAI.
+    __slots__ = ("_cv", "_info", "_like", "_owner", "_export", "__weakref__")
 
     def __init__(self, shape: Sequence[int], dtype: Any, layout: Optional[str] = None, rowalign: int = 0) -> None:
         cv_dtype = _cv_dtype(dtype)
@@ -233,9 +234,9 @@ class Tensor:
     def _make_like(self):
         """(ndim, shape, dtype, layout) as cvTensorCreate arguments, for operators that allocate their output."""
         info = self._info or self._get_info()
-        n = info.ndim
         layout = ffi.string(info.layout)
-        self._like = (n, ffi.new("int64_t[]", list(info.shape[0:n]) or [0]), info.dtype, layout or _NULL)
+        # info.shape is passed as the shape array itself (no copy): self._info keeps the struct alive with the tensor.
+        self._like = (info.ndim, info.shape, info.dtype, layout or _NULL)
         return self._like
 
     @property
@@ -327,14 +328,19 @@ class Tensor:
         strides (which only wrapped CuPy/numba views can have here) — copy such tensors with another library first.
         Does not block otherwise. Raises :class:`NoDeviceError`, :class:`CudaError`.
         """
-        cai = ffi.new("cvArrayInterface *")
-        cai.structSize = _CAI_SIZE
-        writer = ffi.new("cvStream *")
-        status = lib.cvTensorExport(self._cv, cai, writer)
+        scratch = _export_scratch
+        cai = scratch.cai
+        status = _export(self._cv, cai, scratch.writer)  # the one C call: everything but the stream is cached
         if status:
             raise error_from_status(lib, status)
-        writer_stream = _gc(writer[0], lib.cvStreamRelease) if writer[0] != _NULL else None
-        return CudaArray(self, cai, writer_stream)
+        try:
+            base = self._export
+        except AttributeError:
+            base = self._export = _export_base(cai)
+        writer = scratch.writer[0]
+        if writer == _NULL:
+            return CudaArray(self, base, None, None)
+        return CudaArray(self, base, _gc(writer, _stream_release), cai.stream)
 
     def __dlpack__(self, *, stream: Optional[int] = None, max_version: Optional[Tuple[int, int]] = None,
                    dl_device: Optional[Tuple[int, int]] = None, copy: Optional[bool] = None) -> Any:
@@ -419,18 +425,19 @@ class CudaArray:
 
     __slots__ = ("__cuda_array_interface__", "tensor", "_cai", "_writer")
 
-    def __init__(self, tensor: Tensor, cai, writer) -> None:
-        n = cai.ndim
+    def __init__(self, tensor: Tensor, base, writer, stream: Optional[int]) -> None:
+        # base: (the tensor's CAI struct with stream None, shape, typestr, data, strides), made once per tensor. The
+        # struct says None because wrapping it back finds the memory's hazard state, which orders the new wrapper.
         self.tensor = tensor
-        self._cai = cai
+        self._cai = base[0]
         self._writer = writer  # the advertised stream must outlive every consumer of this dict (CAI v3)
         self.__cuda_array_interface__: Dict[str, Any] = {
-            "shape": tuple(cai.shape[0:n]),
-            "typestr": ffi.string(cai.typestr).decode(),
-            "data": (cai.data, bool(cai.readonly)),
+            "shape": base[1],
+            "typestr": base[2],
+            "data": base[3],
             "version": 3,
-            "strides": tuple(cai.strides[0:n]),
-            "stream": cai.stream if cai.streamKind == _INTEGER else None,
+            "strides": base[4],
+            "stream": stream,
         }
 
     def __del__(self) -> None:
@@ -441,6 +448,32 @@ class CudaArray:
 
     def __repr__(self) -> str:
         return f"<cvcuda.CudaArray {self.__cuda_array_interface__!r}>"
+
+
+class _ExportScratch(threading.local):
+    """Per-thread out-parameters of Tensor.cuda() (read before the next export on the same thread)."""
+
+    def __init__(self) -> None:
+        self.cai = ffi.new("cvArrayInterface *")
+        self.cai.structSize = _CAI_SIZE
+        self.writer = ffi.new("cvStream *")
+
+
+_export_scratch = _ExportScratch()
+_export = lib.cvTensorExport
+_stream_release = lib.cvStreamRelease
+
+
+def _export_base(cai):
+    """The parts of a tensor's CAI that never change, from its first export, and a copy of the struct that says
+    stream None (see CudaArray)."""
+    n = cai.ndim
+    own = ffi.new("cvArrayInterface *")
+    ffi.memmove(own, cai, _CAI_SIZE)
+    own.streamKind = _NONE
+    own.stream = 0
+    return (own, tuple(cai.shape[0:n]), ffi.string(cai.typestr).decode(), (cai.data, bool(cai.readonly)),
+            tuple(cai.strides[0:n]))
 
 
 # --- as_tensor
