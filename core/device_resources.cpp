@@ -3,6 +3,7 @@
 #include "cuda_check.hpp"
 
 #include "../kernels/flip.hpp"
+#include "../kernels/resize.hpp"
 
 #include <atomic>
 
@@ -44,6 +45,7 @@ void loadKernels(int device) {
     if (cached && gKernelsLoaded[device].load(std::memory_order_acquire)) return;
     DeviceGuard guard(device);
     checkCuda(cvk::preloadFlipKernels(), "cudaFuncGetAttributes (loading the flip kernels)");
+    checkCuda(cvk::preloadResizeKernels(), "cudaFuncGetAttributes (loading the resize kernels)");
     if (cached) gKernelsLoaded[device].store(true, std::memory_order_release);
 }
 

@@ -11,6 +11,8 @@
 #include "stream.h"
 #include "tensor.h"
 #include "flip.h"
+#include "interp.h"
+#include "resize.h"
 #include "library.h"
 
 #endif /* CVCUDA_CVCUDA_H */

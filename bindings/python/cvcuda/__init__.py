@@ -29,16 +29,26 @@ from ._errors import (
 )
 from ._library import __c_version__, reset_stats, stats, sync_and_collect
 from ._ops import flip, flip_into
+from ._ops_resize import (
+    ChannelManip,
+    Interp,
+    resize,
+    resize_crop_convert_reformat,
+    resize_crop_convert_reformat_into,
+    resize_into,
+)
 from ._stream import Stream, as_stream
 from ._tensor import CudaArray, Tensor, _debug_disable_keepalive, as_tensor
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "ChannelManip",
     "CudaArray",
     "CudaError",
     "Error",
     "InternalError",
+    "Interp",
     "InvalidArgumentError",
     "InvalidStateError",
     "NoDeviceError",
@@ -51,6 +61,10 @@ __all__ = [
     "flip",
     "flip_into",
     "reset_stats",
+    "resize",
+    "resize_crop_convert_reformat",
+    "resize_crop_convert_reformat_into",
+    "resize_into",
     "stats",
     "sync_and_collect",
 ]

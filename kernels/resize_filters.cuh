@@ -1,0 +1,336 @@
+// What every resize kernel shares (cvResize and the fused preprocessing pass): OpenCV's mapping of destination
+// pixels onto source coordinates, its per-interpolation weights, its fixed-point rounding, and the per-pixel sampler
+// built on them. __host__ __device__ so that CPU tests check the same arithmetic the GPU runs.
+//
+// Conventions are OpenCV's cv::resize (modules/imgproc/src/resize.cpp), axis by axis:
+//   scale = 1 / (dst / src) in double, as OpenCV computes it (not src / dst: the two differ in the last bit).
+//   NEAREST        INTER_NEAREST_EXACT: 16.16 fixed point, sx = (ifx * dx + ifx / 2 - src % 2) >> 16.
+//   NEAREST_FLOOR  INTER_NEAREST: sx = floor(dx * scale).
+//   LINEAR, CUBIC  fx = float((dx + 0.5) * scale - 0.5), sx = floor(fx); LINEAR clamps the taps and zeroes the
+//                  fraction outside [0, src-1]; CUBIC (a = -0.75) replicates the border pixel for taps outside.
+//   AREA           downscale by integers: the box mean; other downscales: the fractional-area table
+//                  (computeResizeAreaTab); any upscaled axis: OpenCV's "area mode" of linear interpolation.
+// uint8 LINEAR / CUBIC / area-mode use OpenCV's fixed point: weights rounded to INTER_RESIZE_COEF_BITS = 11 bits,
+// horizontal sums in int, the vertical pass rounded at 22 bits. Every other type computes in float, rounded with
+// saturation at the end (round half to even, as cvRound).
+#pragma once
+
+#include "resize.hpp"
+
+#include <cuda_fp16.h>
+#include <cstdint>
+
+namespace cvk::resize {
+
+// How AREA resolves for one resize (both axes decide together, as in OpenCV).
+enum AreaKind : int32_t { kAreaFast = 0, kAreaTable, kAreaLinear };
+
+constexpr int kCoefBits = 11; // OpenCV INTER_RESIZE_COEF_BITS
+constexpr int kCoefScale = 1 << kCoefBits;
+
+// One axis of a resize: source and destination extents and OpenCV's scale factors.
+struct Axis {
+    int32_t src, dst;
+    double scale; // 1 / inv, as OpenCV
+    double inv;   // dst / src
+    int32_t iscale; // AREA fast path: the integer factor (0 when not an integer)
+};
+
+#define CVK_HD __host__ __device__ __forceinline__
+#ifdef __CUDA_ARCH__
+#define CVK_UNROLL _Pragma("unroll")
+#else
+#define CVK_UNROLL
+#endif
+
+CVK_HD Axis makeAxis(int32_t src, int32_t dst) {
+    Axis a;
+    a.src = src;
+    a.dst = dst;
+    a.inv = static_cast<double>(dst) / src;
+    a.scale = 1.0 / a.inv;
+    const double r = a.scale + 0.5;
+    const int32_t i = r >= 2147483647.0 ? 0 : static_cast<int32_t>(r);
+    const double diff = a.scale - i;
+    a.iscale = (diff < 2.220446049250313e-16 && diff > -2.220446049250313e-16) ? i : 0;
+    return a;
+}
+
+CVK_HD int32_t clampIndex(int64_t i, int32_t n) { return i < 0 ? 0 : (i >= n ? n - 1 : static_cast<int32_t>(i)); }
+
+CVK_HD int32_t floorToInt(double v) {
+    const int64_t i = static_cast<int64_t>(v);
+    return static_cast<int32_t>(i - (static_cast<double>(i) > v));
+}
+CVK_HD int32_t floorToInt(float v) {
+    const int32_t i = static_cast<int32_t>(v);
+    return i - (static_cast<float>(i) > v);
+}
+
+// INTER_NEAREST_EXACT: the pixel that covers the destination pixel's centre (the 16.16 arithmetic of OpenCV).
+CVK_HD int32_t nearestExact(const Axis &a, int32_t d) {
+    const int64_t ifx = ((static_cast<int64_t>(a.src) << 16) + a.dst / 2) / a.dst;
+    const int64_t ifx0 = ifx / 2 - a.src % 2;
+    const int64_t s = (ifx * d + ifx0) >> 16;
+    return s < a.src - 1 ? static_cast<int32_t>(s) : a.src - 1;
+}
+
+// INTER_NEAREST: floor(d * scale), biased toward the origin.
+CVK_HD int32_t nearestFloor(const Axis &a, int32_t d) {
+    const int32_t s = floorToInt(d * a.scale);
+    return s < a.src - 1 ? s : a.src - 1;
+}
+
+// Up to four taps: source indices first..first+n-1 (clamped into the axis when fetched) and their weights.
+struct Taps {
+    int32_t first;
+    float w[4];
+};
+
+// LINEAR: the two taps around the centre-aligned coordinate; outside the axis both collapse onto the border pixel.
+CVK_HD Taps linearTaps(const Axis &a, int32_t d) {
+    float f = static_cast<float>((d + 0.5) * a.scale - 0.5);
+    int32_t s = floorToInt(f);
+    f -= static_cast<float>(s);
+    if (s < 0) f = 0.f, s = 0;
+    if (s >= a.src - 1) f = 0.f, s = a.src - 1;
+    return {s, {1.f - f, f, 0.f, 0.f}};
+}
+
+// AREA on an upscaled axis (OpenCV's area_mode of the linear table): the fraction of the destination pixel that
+// falls into the next source pixel.
+CVK_HD Taps areaLinearTaps(const Axis &a, int32_t d) {
+    int32_t s = floorToInt(d * a.scale);
+    float f = static_cast<float>((d + 1) - (s + 1) * a.inv);
+    f = f <= 0.f ? 0.f : f - static_cast<float>(floorToInt(f));
+    if (s < 0) f = 0.f, s = 0;
+    if (s >= a.src - 1) f = 0.f, s = a.src - 1;
+    return {s, {1.f - f, f, 0.f, 0.f}};
+}
+
+// CUBIC, a = -0.75 (OpenCV interpolateCubic): taps s-1..s+2, border replicated.
+CVK_HD Taps cubicTaps(const Axis &a, int32_t d) {
+    float x = static_cast<float>((d + 0.5) * a.scale - 0.5);
+    const int32_t s = floorToInt(x);
+    x -= static_cast<float>(s);
+    constexpr float A = -0.75f;
+    Taps t;
+    t.first = s - 1;
+    t.w[0] = ((A * (x + 1) - 5 * A) * (x + 1) + 8 * A) * (x + 1) - 4 * A;
+    t.w[1] = ((A + 2) * x - (A + 3)) * x * x + 1;
+    t.w[2] = ((A + 2) * (1 - x) - (A + 3)) * (1 - x) * (1 - x) + 1;
+    t.w[3] = 1.f - t.w[0] - t.w[1] - t.w[2];
+    return t;
+}
+
+// A weight in OpenCV's fixed point: saturate_cast<short>(w * 2048), rounding half to even as cvRound.
+CVK_HD int32_t fixedWeight(float w) {
+    const float v = w * static_cast<float>(kCoefScale);
+#ifdef __CUDA_ARCH__
+    int32_t r = __float2int_rn(v);
+#else
+    int32_t r = static_cast<int32_t>(__builtin_rintf(v));
+#endif
+    return r < -32768 ? -32768 : (r > 32767 ? 32767 : r);
+}
+
+// The fractional-area cell of destination pixel d (computeResizeAreaTab): source pixels [lo, hi) get weight
+// `inner`, plus the partial pixels lo-1 (weight `head`, when present) and hi (weight `tail`, when present).
+struct AreaCell {
+    int32_t lo, hi;
+    float inner, head, tail; // head/tail are 0 when absent
+};
+
+CVK_HD AreaCell areaCell(const Axis &a, int32_t d) {
+    const double f1 = d * a.scale, f2 = f1 + a.scale;
+    const double cell = a.scale < a.src - f1 ? a.scale : a.src - f1;
+    int32_t s1 = static_cast<int32_t>(f1);
+    if (static_cast<double>(s1) < f1) ++s1; // ceil
+    int32_t s2 = floorToInt(f2);
+    if (s2 > a.src - 1) s2 = a.src - 1;
+    if (s1 > s2) s1 = s2;
+    AreaCell c;
+    c.lo = s1;
+    c.hi = s2;
+    c.inner = static_cast<float>(1.0 / cell);
+    c.head = s1 - f1 > 1e-3 ? static_cast<float>((s1 - f1) / cell) : 0.f;
+    double t = f2 - s2;
+    if (t > 1.0) t = 1.0;
+    if (t > cell) t = cell;
+    c.tail = f2 - s2 > 1e-3 ? static_cast<float>(t / cell) : 0.f;
+    return c;
+}
+
+// ------------------------------------------------------------------------------------------ element conversions
+
+template <class T> CVK_HD float toFloat(T v) { return static_cast<float>(v); }
+template <> CVK_HD float toFloat<__half>(__half v) { return __half2float(v); }
+
+CVK_HD float roundEven(float v) {
+#ifdef __CUDA_ARCH__
+    return rintf(v);
+#else
+    return __builtin_rintf(v);
+#endif
+}
+
+// saturate_cast<T>(float) as OpenCV: round half to even, clamp to T's range (NaN becomes 0 for integers).
+template <class T> CVK_HD T saturateFloat(float v);
+template <> CVK_HD uint8_t saturateFloat<uint8_t>(float v) {
+    const float r = roundEven(v);
+    return r >= 255.f ? 255 : (r > 0.f ? static_cast<uint8_t>(r) : 0);
+}
+template <> CVK_HD uint16_t saturateFloat<uint16_t>(float v) {
+    const float r = roundEven(v);
+    return r >= 65535.f ? 65535 : (r > 0.f ? static_cast<uint16_t>(r) : 0);
+}
+template <> CVK_HD int16_t saturateFloat<int16_t>(float v) {
+    const float r = roundEven(v);
+    return r >= 32767.f ? 32767 : (r <= -32768.f ? -32768 : (r == r ? static_cast<int16_t>(r) : 0));
+}
+template <> CVK_HD float saturateFloat<float>(float v) { return v; }
+template <> CVK_HD __half saturateFloat<__half>(float v) { return __float2half_rn(v); }
+
+// A sampled value before its conversion to the destination type: fixed point (uint8 LINEAR/CUBIC/area-mode,
+// 22 fractional bits) or float.
+struct Fixed22 {
+    int32_t acc;
+};
+
+// FixedPtCast<int, uchar, 22>: round half up at 22 bits, saturate.
+CVK_HD uint8_t fixedToU8(int32_t acc) {
+    const int32_t v = (acc + (1 << (2 * kCoefBits - 1))) >> (2 * kCoefBits);
+    return v < 0 ? 0 : (v > 255 ? 255 : static_cast<uint8_t>(v));
+}
+
+// ------------------------------------------------------------------------------------------------- the sampler
+
+// One image of the source: element (y, x, c) at base + y*rowStride + x*colStride + c*chStride (bytes).
+struct Plane {
+    const char *base;
+    int64_t rowStride, colStride, chStride;
+};
+
+template <class T> CVK_HD T fetch(const Plane &p, int32_t y, int32_t x, int32_t c) {
+    return *reinterpret_cast<const T *>(p.base + y * p.rowStride + x * p.colStride + c * p.chStride);
+}
+
+// A resize's parameters as the sampler needs them.
+struct Mapping {
+    Axis x, y;
+    int32_t interp;   // Interp
+    int32_t areaKind; // AreaKind (AREA only)
+};
+
+// How AREA resolves for an (x, y) pair of axes: integer box, fractional table (both axes downscaled), or the
+// linear area-mode (any axis upscaled).
+CVK_HD int32_t areaKindOf(const Axis &x, const Axis &y) {
+    if (x.scale >= 1.0 && y.scale >= 1.0) return (x.iscale > 0 && y.iscale > 0) ? kAreaFast : kAreaTable;
+    return kAreaLinear;
+}
+
+// Samples destination pixel (dx, dy) for channels [0, C) and hands each result to emit(c, value) where value is
+// the result already converted to T (OpenCV's rounding). For the fused pass, emitReal(c, float) receives the
+// unrounded value instead when `rounded` is false. Interp is a template parameter so each kernel compiles only its
+// own filter.
+template <class T, int I, class Emit>
+CVK_HD void samplePixel(const Mapping &m, const Plane &p, int32_t dx, int32_t dy, int32_t C, Emit &&emit) {
+    constexpr bool kFixed = sizeof(T) == 1;
+    if constexpr (I == kNearest || I == kNearestFloor) {
+        const int32_t sx = I == kNearest ? nearestExact(m.x, dx) : nearestFloor(m.x, dx);
+        const int32_t sy = I == kNearest ? nearestExact(m.y, dy) : nearestFloor(m.y, dy);
+        for (int32_t c = 0; c < C; ++c) {
+            const T v = fetch<T>(p, sy, sx, c);
+            emit(c, v, toFloat(v));
+        }
+    } else if constexpr (I == kLinear || I == kCubic) {
+        constexpr int K = I == kLinear ? 2 : 4;
+        const Taps tx = I == kLinear ? linearTaps(m.x, dx) : cubicTaps(m.x, dx);
+        const Taps ty = I == kLinear ? linearTaps(m.y, dy) : cubicTaps(m.y, dy);
+        int32_t xs[K], ys[K];
+CVK_UNROLL
+        for (int k = 0; k < K; ++k) {
+            xs[k] = clampIndex(int64_t(tx.first) + k, m.x.src);
+            ys[k] = clampIndex(int64_t(ty.first) + k, m.y.src);
+        }
+        for (int32_t c = 0; c < C; ++c) {
+            if constexpr (kFixed) {
+                int32_t acc = 0;
+CVK_UNROLL
+                for (int r = 0; r < K; ++r) {
+                    int32_t h = 0;
+CVK_UNROLL
+                    for (int k = 0; k < K; ++k) h += fixedWeight(tx.w[k]) * static_cast<int32_t>(fetch<T>(p, ys[r], xs[k], c));
+                    acc += fixedWeight(ty.w[r]) * h;
+                }
+                emit(c, fixedToU8(acc), static_cast<float>(acc) * (1.f / float(1 << (2 * kCoefBits))));
+            } else {
+                float acc = 0.f;
+CVK_UNROLL
+                for (int r = 0; r < K; ++r) {
+                    float h = 0.f;
+CVK_UNROLL
+                    for (int k = 0; k < K; ++k) h += tx.w[k] * toFloat(fetch<T>(p, ys[r], xs[k], c));
+                    acc += ty.w[r] * h;
+                }
+                emit(c, saturateFloat<T>(acc), acc);
+            }
+        }
+    } else {
+        static_assert(I == kArea, "unknown interpolation");
+        if (m.areaKind == kAreaLinear) {
+            const Taps tx = areaLinearTaps(m.x, dx), ty = areaLinearTaps(m.y, dy);
+            const int32_t x0 = tx.first, x1 = clampIndex(int64_t(tx.first) + 1, m.x.src);
+            const int32_t y0 = ty.first, y1 = clampIndex(int64_t(ty.first) + 1, m.y.src);
+            for (int32_t c = 0; c < C; ++c) {
+                if constexpr (kFixed) {
+                    const int32_t ax0 = fixedWeight(tx.w[0]), ax1 = fixedWeight(tx.w[1]);
+                    const int32_t h0 = ax0 * fetch<T>(p, y0, x0, c) + ax1 * fetch<T>(p, y0, x1, c);
+                    const int32_t h1 = ax0 * fetch<T>(p, y1, x0, c) + ax1 * fetch<T>(p, y1, x1, c);
+                    const int32_t acc = fixedWeight(ty.w[0]) * h0 + fixedWeight(ty.w[1]) * h1;
+                    emit(c, fixedToU8(acc), static_cast<float>(acc) * (1.f / float(1 << (2 * kCoefBits))));
+                } else {
+                    const float h0 = tx.w[0] * toFloat(fetch<T>(p, y0, x0, c)) + tx.w[1] * toFloat(fetch<T>(p, y0, x1, c));
+                    const float h1 = tx.w[0] * toFloat(fetch<T>(p, y1, x0, c)) + tx.w[1] * toFloat(fetch<T>(p, y1, x1, c));
+                    const float acc = ty.w[0] * h0 + ty.w[1] * h1;
+                    emit(c, saturateFloat<T>(acc), acc);
+                }
+            }
+        } else if (m.areaKind == kAreaFast) {
+            const int32_t kx = m.x.iscale, ky = m.y.iscale;
+            const int32_t x0 = dx * kx, y0 = dy * ky;
+            const float norm = 1.f / static_cast<float>(kx * ky);
+            for (int32_t c = 0; c < C; ++c) {
+                float sum = 0.f;
+                for (int32_t r = 0; r < ky; ++r) {
+                    float row = 0.f; // exact for integer types: a row of at most 2^24 / max(T) pixels
+                    for (int32_t k = 0; k < kx; ++k) row += toFloat(fetch<T>(p, y0 + r, x0 + k, c));
+                    sum += row;
+                }
+                const float v = sum * norm;
+                emit(c, saturateFloat<T>(v), v);
+            }
+        } else {
+            const AreaCell cx = areaCell(m.x, dx), cy = areaCell(m.y, dy);
+            for (int32_t c = 0; c < C; ++c) {
+                auto rowSum = [&](int32_t y) {
+                    float s = 0.f;
+                    if (cx.head != 0.f) s += cx.head * toFloat(fetch<T>(p, y, cx.lo - 1, c));
+                    for (int32_t x = cx.lo; x < cx.hi; ++x) s += cx.inner * toFloat(fetch<T>(p, y, x, c));
+                    if (cx.tail != 0.f) s += cx.tail * toFloat(fetch<T>(p, y, cx.hi, c));
+                    return s;
+                };
+                float acc = 0.f;
+                if (cy.head != 0.f) acc += cy.head * rowSum(cy.lo - 1);
+                for (int32_t y = cy.lo; y < cy.hi; ++y) acc += cy.inner * rowSum(y);
+                if (cy.tail != 0.f) acc += cy.tail * rowSum(cy.hi);
+                emit(c, saturateFloat<T>(acc), acc);
+            }
+        }
+    }
+}
+
+#undef CVK_HD
+#undef CVK_UNROLL
+
+} // namespace cvk::resize
