@@ -17,6 +17,13 @@ cvStatus cvResize(cvStream stream, cvTensor src, cvTensor dst, int32_t interp) {
     });
 }
 
+cvStatus cvResizeTorchvision(cvStream stream, cvTensor src, cvTensor dst, int32_t interp, int32_t antialias) {
+    return capi::guarded(__func__, [&] {
+        Ref<Stream> s(&capi::deref<Stream>(stream, "stream"));
+        resizeTorchvision(s, capi::deref<Tensor>(src, "src"), capi::deref<Tensor>(dst, "dst"), interp, antialias);
+    });
+}
+
 cvStatus cvResizeCropConvertReformat(cvStream stream, cvTensor src, cvTensor dst, const cvResizeCropConvertParams *params) {
     return capi::guarded(__func__, [&] {
         Ref<Stream> s(&capi::deref<Stream>(stream, "stream"));

@@ -18,6 +18,8 @@ struct ImageBatch {
 namespace resize {
 // Interpolations, in the order of the dispatch tables (semantics: resize_filters.cuh).
 enum Interp : int32_t { kNearest = 0, kNearestFloor, kLinear, kCubic, kArea, kInterpCount };
+// PyTorch's interpolate modes (torchvision's resize), in the order of their dispatch table.
+enum TvMode : int32_t { kTvNearest = 0, kTvNearestFloor, kTvLinear, kTvCubic, kTvLinearAA, kTvCubicAA, kTvModeCount };
 } // namespace resize
 
 // Element types the resize kernels handle, in the order of the dispatch tables.
@@ -26,7 +28,8 @@ enum ResizeType : int32_t { kResizeU8 = 0, kResizeU16, kResizeS16, kResizeF16, k
 struct ResizeParams {
     ImageBatch src, dst; // same n and c, same element type; h and w >= 1 on both sides
     int32_t type;        // ResizeType
-    int32_t interp;      // cvk::resize::Interp
+    int32_t interp;      // cvk::resize::Interp (OpenCV semantics), or -1 when torchMode is used
+    int32_t torchMode;   // cvk::resize::TvMode (PyTorch semantics), or -1 when interp is used
 };
 
 // Enqueues the resize on `stream`; returns the launch status. Never blocks the host.

@@ -330,6 +330,126 @@ CVK_UNROLL
     }
 }
 
+// ------------------------------------------------------------------------- torchvision / PyTorch interpolation
+// torch.nn.functional.interpolate(align_corners=False), which torchvision.transforms.v2.functional.resize calls on
+// GPU tensors (uint8 is converted to float32, interpolated, rounded half to even and saturated). Scales are float32
+// in / out as PyTorch's area_pixel_compute_scale. Antialiased modes (upsample_*2d_aa): separable filters whose
+// support grows with the downscale factor, weights normalised per output pixel; bicubic AA uses Keys' a = -0.5 even
+// when enlarging, plain bicubic a = -0.75.
+
+CVK_HD float tvScale(int32_t src, int32_t dst) { return static_cast<float>(src) / static_cast<float>(dst); }
+
+CVK_HD float cubicConv1(float x, float A) { return ((A + 2) * x - (A + 3)) * x * x + 1; }
+CVK_HD float cubicConv2(float x, float A) { return ((A * x - 5 * A) * x + 8 * A) * x - 4 * A; }
+
+// The AA window of output index i: source indices [lo, lo + size), the filter's argument scale and lo - centre.
+// Mixed float/double steps as PyTorch's compute_weights_span / _compute_weights (its 0.5 literals are double).
+struct TvWindow {
+    int32_t lo, size;
+    float loMinusCenter, invScale;
+};
+
+CVK_HD TvWindow tvWindow(int32_t src, float scale, int32_t i, float halfTaps) {
+    const float support = scale >= 1.f ? halfTaps * scale : halfTaps;
+    const float center = static_cast<float>(static_cast<double>(scale) * (i + 0.5));
+    TvWindow w;
+    const int32_t lo = static_cast<int32_t>(static_cast<double>(center - support) + 0.5);
+    w.lo = lo > 0 ? lo : 0;
+    const int32_t hi = static_cast<int32_t>(static_cast<double>(center + support) + 0.5);
+    w.size = (hi < src ? hi : src) - w.lo;
+    w.loMinusCenter = static_cast<float>(w.lo) - center;
+    w.invScale = scale >= 1.f ? static_cast<float>(1.0 / scale) : 1.f;
+    return w;
+}
+
+template <bool Cubic> CVK_HD float tvAAFilter(float x) {
+    x = x < 0.f ? -x : x;
+    if constexpr (Cubic) {
+        if (x < 1.f) return cubicConv1(x, -0.5f);
+        if (x < 2.f) return cubicConv2(x, -0.5f);
+        return 0.f;
+    } else {
+        return x < 1.f ? 1.f - x : 0.f;
+    }
+}
+
+template <bool Cubic> CVK_HD float tvAARawWeight(const TvWindow &w, int32_t j) {
+    return tvAAFilter<Cubic>(static_cast<float>((static_cast<double>(j + w.loMinusCenter) + 0.5) * w.invScale));
+}
+
+template <bool Cubic> CVK_HD float tvAATotal(const TvWindow &w) {
+    float total = 0.f;
+    for (int32_t j = 0; j < w.size; ++j) total += tvAARawWeight<Cubic>(w, j);
+    return total;
+}
+
+// The normalised weight (PyTorch divides each weight by the total; a zero total leaves the weights as they are).
+template <bool Cubic> CVK_HD float tvAAWeight(const TvWindow &w, int32_t j, float total) {
+    const float raw = tvAARawWeight<Cubic>(w, j);
+    return total != 0.f ? raw / total : raw;
+}
+
+// Samples destination pixel (dx, dy) the way PyTorch does and emits (c, value converted to T, float value).
+template <class T, int M, class Emit>
+CVK_HD void sampleTorch(const Axis &ax, const Axis &ay, const Plane &p, int32_t dx, int32_t dy, int32_t C, Emit &&emit) {
+    const float sx = tvScale(ax.src, ax.dst), sy = tvScale(ay.src, ay.dst);
+    if constexpr (M == kTvNearest || M == kTvNearestFloor) {
+        const float ox = M == kTvNearest ? 0.5f : 0.f;
+        const int32_t x = clampIndex(floorToInt((dx + ox) * sx), ax.src), y = clampIndex(floorToInt((dy + ox) * sy), ay.src);
+        for (int32_t c = 0; c < C; ++c) {
+            const T v = fetch<T>(p, y, x, c);
+            emit(c, v, toFloat(v));
+        }
+    } else if constexpr (M == kTvLinear || M == kTvCubic) {
+        constexpr bool kCubic = M == kTvCubic;
+        float rx = sx * (dx + 0.5f) - 0.5f, ry = sy * (dy + 0.5f) - 0.5f;
+        if (!kCubic) rx = rx < 0.f ? 0.f : rx, ry = ry < 0.f ? 0.f : ry;
+        const int32_t x0 = floorToInt(rx), y0 = floorToInt(ry);
+        const float tx = rx - x0, ty = ry - y0;
+        constexpr int K = kCubic ? 4 : 2;
+        float wx[K], wy[K];
+        int32_t xs[K], ys[K];
+        if constexpr (kCubic) {
+            const float A = -0.75f;
+            // get_cubic_upsample_coefficients: the far tap's argument is (1 - t) + 1, not 2 - t.
+            wx[0] = cubicConv2(tx + 1.f, A), wx[1] = cubicConv1(tx, A), wx[2] = cubicConv1(1.f - tx, A), wx[3] = cubicConv2((1.f - tx) + 1.f, A);
+            wy[0] = cubicConv2(ty + 1.f, A), wy[1] = cubicConv1(ty, A), wy[2] = cubicConv1(1.f - ty, A), wy[3] = cubicConv2((1.f - ty) + 1.f, A);
+        } else {
+            wx[0] = 1.f - tx, wx[1] = tx, wy[0] = 1.f - ty, wy[1] = ty;
+        }
+CVK_UNROLL
+        for (int k = 0; k < K; ++k) {
+            xs[k] = clampIndex(int64_t(x0) + k - (kCubic ? 1 : 0), ax.src);
+            ys[k] = clampIndex(int64_t(y0) + k - (kCubic ? 1 : 0), ay.src);
+        }
+        for (int32_t c = 0; c < C; ++c) {
+            float acc = 0.f;
+CVK_UNROLL
+            for (int r = 0; r < K; ++r) {
+                float h = 0.f;
+CVK_UNROLL
+                for (int k = 0; k < K; ++k) h += wx[k] * toFloat(fetch<T>(p, ys[r], xs[k], c));
+                acc += wy[r] * h;
+            }
+            emit(c, saturateFloat<T>(acc), acc);
+        }
+    } else {
+        constexpr bool kCubic = M == kTvCubicAA;
+        const float halfTaps = kCubic ? 2.f : 1.f;
+        const TvWindow wx = tvWindow(ax.src, sx, dx, halfTaps), wy = tvWindow(ay.src, sy, dy, halfTaps);
+        const float tx = tvAATotal<kCubic>(wx), ty = tvAATotal<kCubic>(wy);
+        for (int32_t c = 0; c < C; ++c) {
+            float acc = 0.f;
+            for (int32_t j = 0; j < wy.size; ++j) {
+                float h = 0.f;
+                for (int32_t i = 0; i < wx.size; ++i) h += tvAAWeight<kCubic>(wx, i, tx) * toFloat(fetch<T>(p, wy.lo + j, wx.lo + i, c));
+                acc += tvAAWeight<kCubic>(wy, j, ty) * h;
+            }
+            emit(c, saturateFloat<T>(acc), acc);
+        }
+    }
+}
+
 #undef CVK_HD
 #undef CVK_UNROLL
 

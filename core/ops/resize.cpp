@@ -111,10 +111,11 @@ template <class Launch> void submit(const Ref<Stream> &stream, Tensor &src, Tens
 
 } // namespace
 
-bool planResize(const Tensor &src, const Tensor &dst, int32_t interp, cvk::ResizeParams &p) {
+namespace {
+
+// What cvResize and cvResizeTorchvision check alike: layouts, dtypes, N, C, sides, overlap.
+bool planImages(const Tensor &src, const Tensor &dst, cvk::ResizeParams &p) {
     const TensorDesc &s = src.desc(), &d = dst.desc();
-    p = {};
-    p.interp = requireInterp(interp);
     const std::string layout = layoutOf(s, d);
     if (s.dtype != d.dtype)
         invalid(currentFunction(), ": src dtype ", dtypeInfo(s.dtype)->name, " and dst dtype ", dtypeInfo(d.dtype)->name,
@@ -137,6 +138,31 @@ bool planResize(const Tensor &src, const Tensor &dst, int32_t interp, cvk::Resiz
     checkSides(p.dst, "dst", d);
     checkWritable(s, d);
     return true;
+}
+
+} // namespace
+
+bool planResize(const Tensor &src, const Tensor &dst, int32_t interp, cvk::ResizeParams &p) {
+    p = {};
+    p.interp = requireInterp(interp);
+    p.torchMode = -1;
+    return planImages(src, dst, p);
+}
+
+bool planResizeTorchvision(const Tensor &src, const Tensor &dst, int32_t interp, int32_t antialias, cvk::ResizeParams &p) {
+    p = {};
+    p.interp = -1;
+    using namespace cvk::resize;
+    switch (interp) {
+    case CV_INTERP_NEAREST: p.torchMode = kTvNearest; break;
+    case CV_INTERP_NEAREST_FLOOR: p.torchMode = kTvNearestFloor; break;
+    case CV_INTERP_LINEAR: p.torchMode = antialias ? kTvLinearAA : kTvLinear; break;
+    case CV_INTERP_CUBIC: p.torchMode = antialias ? kTvCubicAA : kTvCubic; break;
+    default:
+        invalid(currentFunction(), ": interp=", interp,
+                " is not one of torchvision's modes (NEAREST=1, NEAREST_FLOOR=2, LINEAR=3, CUBIC=4)");
+    }
+    return planImages(src, dst, p);
 }
 
 bool planResizeCropConvertReformat(const Tensor &src, const Tensor &dst, const cvResizeCropConvertParams &params,
@@ -192,6 +218,12 @@ bool planResizeCropConvertReformat(const Tensor &src, const Tensor &dst, const c
 void resize(const Ref<Stream> &stream, Tensor &src, Tensor &dst, int32_t interp) {
     cvk::ResizeParams p;
     if (!planResize(src, dst, interp, p)) return;
+    submit(stream, src, dst, [&](cudaStream_t s) { return cvk::launchResize(p, s); });
+}
+
+void resizeTorchvision(const Ref<Stream> &stream, Tensor &src, Tensor &dst, int32_t interp, int32_t antialias) {
+    cvk::ResizeParams p;
+    if (!planResizeTorchvision(src, dst, interp, antialias, p)) return;
     submit(stream, src, dst, [&](cudaStream_t s) { return cvk::launchResize(p, s); });
 }
 

@@ -40,6 +40,18 @@ CV_EXTERN_C_BEGIN
  *  CV_ERROR_NO_DEVICE, CV_ERROR_CUDA. */
 CV_API cvStatus cvResize(cvStream stream, cvTensor src, cvTensor dst, int32_t interp);
 
+/** Enqueues dst = torchvision.transforms.v2.functional.resize(src) semantics on `stream`: PyTorch's
+ *  torch.nn.functional.interpolate(align_corners=False) as torchvision calls it on GPU tensors (the reference
+ *  library's tvresize). interp: CV_INTERP_LINEAR ("bilinear"), CV_INTERP_CUBIC ("bicubic": a = -0.75, or Keys'
+ *  a = -0.5 with antialias, also when enlarging, as PyTorch), CV_INTERP_NEAREST ("nearest-exact"),
+ *  CV_INTERP_NEAREST_FLOOR ("nearest"). antialias nonzero: PyTorch's antialiased kernels (support scaled by the
+ *  downscale factor, weights normalised per output pixel; no effect for nearest). Scales are float32 src / dst as
+ *  PyTorch's. All types compute in float32; integer results round half to even and saturate, as torchvision's
+ *  round_() and clamp (uint8 on the GPU is interpolated in float32 by torchvision too; its CPU uint8 kernels round
+ *  each pass at 22 bits instead and may differ by 1).
+ *  Layouts, dtypes, ordering and errors as cvResize; CV_INTERP_AREA is rejected (CV_ERROR_INVALID_ARGUMENT). */
+CV_API cvStatus cvResizeTorchvision(cvStream stream, cvTensor src, cvTensor dst, int32_t interp, int32_t antialias);
+
 /** Largest channel count of the fused pass. */
 #define CV_RESIZE_CROP_CONVERT_MAX_CHANNELS 4
 
