@@ -36,6 +36,8 @@ from ._ops_resize import (
     resize_crop_convert_reformat,
     resize_crop_convert_reformat_into,
     resize_into,
+    tvresize,
+    tvresize_into,
 )
 from ._stream import Stream, as_stream
 from ._tensor import CudaArray, Tensor, _debug_disable_keepalive, as_tensor
@@ -67,4 +69,6 @@ __all__ = [
     "resize_into",
     "stats",
     "sync_and_collect",
+    "tvresize",
+    "tvresize_into",
 ]

@@ -10,7 +10,16 @@ from ._library import lib
 from ._op import check, float_arg, int_arg, new_tensor, stream_argument, tensor_arg
 from ._tensor import Tensor
 
-__all__ = ["ChannelManip", "Interp", "resize", "resize_into", "resize_crop_convert_reformat", "resize_crop_convert_reformat_into"]
+__all__ = [
+    "ChannelManip",
+    "Interp",
+    "resize",
+    "resize_crop_convert_reformat",
+    "resize_crop_convert_reformat_into",
+    "resize_into",
+    "tvresize",
+    "tvresize_into",
+]
 
 
 class Interp(enum.IntEnum):
@@ -71,6 +80,78 @@ def resize(src: Tensor, shape: Tuple[int, ...], interp: Interp = Interp.LINEAR, 
     _interp("cvcuda.resize", interp)
     dst = new_tensor(stream, extents, src.dtype, src.layout)
     return resize_into(dst, src, interp, stream=stream)
+
+
+def tvresize_into(
+    dst: Tensor, src: Tensor, interp: Interp = Interp.LINEAR, antialias: Optional[bool] = True, *, stream: Optional[Any] = None
+) -> Tensor:
+    """Writes ``src`` resized to ``dst``'s height and width the way ``torchvision.transforms.v2.functional.resize``
+    does on GPU tensors (``torch.nn.functional.interpolate``, align_corners=False) and returns ``dst``.
+
+    ``interp``: LINEAR (bilinear), CUBIC (bicubic: a = -0.75; with ``antialias`` Keys' a = -0.5, also when
+    enlarging, as PyTorch), NEAREST (nearest-exact), NEAREST_FLOOR (nearest). ``antialias`` True (default)
+    selects PyTorch's antialiased kernels; None means False; ignored for nearest. Integer results round half to
+    even and saturate. Layouts, dtypes, streams and errors as :func:`resize_into`; AREA is rejected."""
+    function = "cvcuda.tvresize_into"
+    dst_cv = tensor_arg(function, "dst", dst)
+    src_cv = tensor_arg(function, "src", src)
+    value = _interp(function, interp)
+    if antialias is not None and not isinstance(antialias, bool):
+        raise TypeError(f"{function}: antialias must be a bool or None, got {type(antialias).__name__}")
+    check(lib.cvResizeTorchvision(stream_argument(stream), src_cv, dst_cv, value, 1 if antialias else 0))
+    return dst
+
+
+def _tv_output_size(function: str, h: int, w: int, size: Any, max_size: Any) -> Tuple[int, int]:
+    """torchvision's _compute_resized_output_size: an int (or 1-sequence) sets the shorter edge (the longer one
+    truncated), (H, W) sets both, None lets max_size set the longer edge."""
+    short, long = (w, h) if w <= h else (h, w)
+    if max_size is not None:
+        max_size = int_arg(function, "max_size", max_size, 1)
+    if size is None:
+        if max_size is None:
+            raise ValueError(f"{function}: give size, or max_size when size is None")
+        new_short, new_long = int(max_size * short / long), max_size
+    else:
+        values = [size] if not isinstance(size, (tuple, list)) else list(size)
+        if len(values) == 2:
+            if max_size is not None:
+                raise ValueError(f"{function}: max_size is not allowed with an exact (H, W) size")
+            return int_arg(function, "size[0]", values[0], 1), int_arg(function, "size[1]", values[1], 1)
+        if len(values) != 1:
+            raise ValueError(f"{function}: size must be an int, a 1-sequence or (H, W), got {size!r}")
+        requested = int_arg(function, "size", values[0], 1)
+        new_short, new_long = requested, int(requested * long / short)
+        if max_size is not None:
+            if max_size <= requested:
+                raise ValueError(f"{function}: max_size={max_size} must be greater than the shorter edge {requested}")
+            if new_long > max_size:
+                new_short, new_long = int(max_size * new_short / new_long), max_size
+    new_w, new_h = (new_short, new_long) if w <= h else (new_long, new_short)
+    return new_h, new_w
+
+
+def tvresize(
+    src: Tensor,
+    size: Any = None,
+    interp: Interp = Interp.LINEAR,
+    max_size: Optional[int] = None,
+    antialias: Optional[bool] = True,
+    *,
+    stream: Optional[Any] = None,
+) -> Tensor:
+    """torchvision's resize into a new tensor: ``size`` and ``max_size`` as ``torchvision.transforms.v2.functional
+    .resize`` (shorter edge, or exact (H, W)); only H and W change. See :func:`tvresize_into`."""
+    function = "cvcuda.tvresize"
+    tensor_arg(function, "src", src)
+    _interp(function, interp)
+    shape, layout = list(src.shape), src.layout or ""
+    if "H" not in layout or "W" not in layout:
+        raise ValueError(f"{function}: src layout {layout!r} has no H and W")
+    hi, wi = layout.index("H"), layout.index("W")
+    shape[hi], shape[wi] = _tv_output_size(function, shape[hi], shape[wi], size, max_size)
+    dst = new_tensor(stream, shape, src.dtype, src.layout)
+    return tvresize_into(dst, src, interp, antialias, stream=stream)
 
 
 def _pair(function: str, name: str, value: Any) -> Tuple[int, int]:
