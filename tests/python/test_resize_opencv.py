@@ -125,6 +125,20 @@ def test_resize_photos(cupy, cv2):
             assert_close(ours_f[0], cv2_resize(cv2, photo.astype(np.float32), (dh, dw), interp), f"{name} f32 {interp.name}")
 
 
+def test_resize_contact_sheet(cupy, cv2):
+    """The repository's contact sheet of photographs (docs/img), every interp, down and up, uint8."""
+    import pathlib
+
+    path = pathlib.Path(__file__).resolve().parents[2] / "docs" / "img" / "contact_sheet.png"
+    photo = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    assert photo is not None, f"cannot read {path}"
+    _, src = to_device(cupy, photo[None], "NHWC")
+    h, w = photo.shape[:2]
+    for interp, (dh, dw) in itertools.product(CV2_INTERP, [(224, 224), (h // 3, w // 3), (h // 2 + 1, w * 2 - 1)]):
+        ours = to_host(cupy, cvcuda.resize(src, (1, dh, dw, 3), interp))
+        assert_close(ours[0], cv2_resize(cv2, photo, (dh, dw), interp), f"contact sheet {interp.name} {dh}x{dw}")
+
+
 def test_resize_empty_batch_is_a_no_op(cupy):
     src = cvcuda.as_tensor(cupy.zeros((0, 8, 8, 3), dtype=cupy.uint8), "NHWC")
     before = cvcuda.stats()["kernelLaunches"]
