@@ -4,9 +4,9 @@
 //
 // Conventions are OpenCV's cv::resize (modules/imgproc/src/resize.cpp), axis by axis:
 //   scale = 1 / (dst / src) in double, as OpenCV computes it (not src / dst: the two differ in the last bit).
-//   NEAREST        INTER_NEAREST_EXACT: 16.16 fixed point, sx = (ifx * dx + ifx / 2 - src % 2) >> 16.
+//   NEAREST        INTER_NEAREST_EXACT: sx = floor((dx + 0.5) * src / dst), exactly.
 //   NEAREST_FLOOR  INTER_NEAREST: sx = floor(dx * scale).
-//   LINEAR, CUBIC  fx = float((dx + 0.5) * scale - 0.5), sx = floor(fx); LINEAR clamps the taps and zeroes the
+//   LINEAR, CUBIC  x = (dx + 0.5) * scale - 0.5, sx = floor(x), fraction x - sx (double); LINEAR clamps the taps and zeroes the
 //                  fraction outside [0, src-1]; CUBIC (a = -0.75) replicates the border pixel for taps outside.
 //   AREA           downscale by integers: the box mean; other downscales: the fractional-area table
 //                  (computeResizeAreaTab); any upscaled axis: OpenCV's "area mode" of linear interpolation.
@@ -67,11 +67,11 @@ CVK_HD int32_t floorToInt(float v) {
     return i - (static_cast<float>(i) > v);
 }
 
-// INTER_NEAREST_EXACT: the pixel that covers the destination pixel's centre (the 16.16 arithmetic of OpenCV).
+// INTER_NEAREST_EXACT: the pixel that covers the destination pixel's centre, floor((d + 0.5) * src / dst), in exact
+// integer arithmetic (OpenCV 5, PIL and torchvision's nearest-exact agree on it; OpenCV 4's 16.16 fixed point
+// rounds some centres that fall on or next to a pixel edge down).
 CVK_HD int32_t nearestExact(const Axis &a, int32_t d) {
-    const int64_t ifx = ((static_cast<int64_t>(a.src) << 16) + a.dst / 2) / a.dst;
-    const int64_t ifx0 = ifx / 2 - a.src % 2;
-    const int64_t s = (ifx * d + ifx0) >> 16;
+    const int64_t s = ((2 * static_cast<int64_t>(d) + 1) * a.src) / (2 * static_cast<int64_t>(a.dst));
     return s < a.src - 1 ? static_cast<int32_t>(s) : a.src - 1;
 }
 
@@ -88,10 +88,17 @@ struct Taps {
 };
 
 // LINEAR: the two taps around the centre-aligned coordinate; outside the axis both collapse onto the border pixel.
+// The source coordinate's integer part and fraction, in double: a float coordinate near 2048 keeps only 1e-4 of
+// the fraction, which moves 16-bit results by several units (OpenCV computes the fraction in double too).
+CVK_HD float centredCoordinate(const Axis &a, int32_t d, int32_t &s) {
+    const double x = (d + 0.5) * a.scale - 0.5;
+    s = floorToInt(x);
+    return static_cast<float>(x - s);
+}
+
 CVK_HD Taps linearTaps(const Axis &a, int32_t d) {
-    float f = static_cast<float>((d + 0.5) * a.scale - 0.5);
-    int32_t s = floorToInt(f);
-    f -= static_cast<float>(s);
+    int32_t s;
+    float f = centredCoordinate(a, d, s);
     if (s < 0) f = 0.f, s = 0;
     if (s >= a.src - 1) f = 0.f, s = a.src - 1;
     return {s, {1.f - f, f, 0.f, 0.f}};
@@ -110,9 +117,8 @@ CVK_HD Taps areaLinearTaps(const Axis &a, int32_t d) {
 
 // CUBIC, a = -0.75 (OpenCV interpolateCubic): taps s-1..s+2, border replicated.
 CVK_HD Taps cubicTaps(const Axis &a, int32_t d) {
-    float x = static_cast<float>((d + 0.5) * a.scale - 0.5);
-    const int32_t s = floorToInt(x);
-    x -= static_cast<float>(s);
+    int32_t s;
+    const float x = centredCoordinate(a, d, s);
     constexpr float A = -0.75f;
     Taps t;
     t.first = s - 1;
@@ -343,7 +349,8 @@ CVK_HD float cubicConv1(float x, float A) { return ((A + 2) * x - (A + 3)) * x *
 CVK_HD float cubicConv2(float x, float A) { return ((A * x - 5 * A) * x + 8 * A) * x - 4 * A; }
 
 // The AA window of output index i: source indices [lo, lo + size), the filter's argument scale and lo - centre.
-// Mixed float/double steps as PyTorch's compute_weights_span / _compute_weights (its 0.5 literals are double).
+// float32 steps as PyTorch's CUDA _compute_weights_span / _compute_weights (accscalar_t is float there): a window
+// edge decided differently adds or drops a tap, which moves float results by 1e-3.
 struct TvWindow {
     int32_t lo, size;
     float loMinusCenter, invScale;
@@ -351,11 +358,11 @@ struct TvWindow {
 
 CVK_HD TvWindow tvWindow(int32_t src, float scale, int32_t i, float halfTaps) {
     const float support = scale >= 1.f ? halfTaps * scale : halfTaps;
-    const float center = static_cast<float>(static_cast<double>(scale) * (i + 0.5));
+    const float center = scale * (i + 0.5f);
     TvWindow w;
-    const int32_t lo = static_cast<int32_t>(static_cast<double>(center - support) + 0.5);
+    const int32_t lo = static_cast<int32_t>(center - support + 0.5f);
     w.lo = lo > 0 ? lo : 0;
-    const int32_t hi = static_cast<int32_t>(static_cast<double>(center + support) + 0.5);
+    const int32_t hi = static_cast<int32_t>(center + support + 0.5f);
     w.size = (hi < src ? hi : src) - w.lo;
     w.loMinusCenter = static_cast<float>(w.lo) - center;
     w.invScale = scale >= 1.f ? static_cast<float>(1.0 / scale) : 1.f;
@@ -364,9 +371,10 @@ CVK_HD TvWindow tvWindow(int32_t src, float scale, int32_t i, float halfTaps) {
 
 template <bool Cubic> CVK_HD float tvAAFilter(float x) {
     x = x < 0.f ? -x : x;
-    if constexpr (Cubic) {
-        if (x < 1.f) return cubicConv1(x, -0.5f);
-        if (x < 2.f) return cubicConv2(x, -0.5f);
+    if constexpr (Cubic) { // PyTorch's BicubicFilterFunctor, its operation order included
+        constexpr float a = -0.5f;
+        if (x < 1.f) return ((a + 2) * x - (a + 3)) * x * x + 1;
+        if (x < 2.f) return (((x - 5) * x + 8) * x - 4) * a;
         return 0.f;
     } else {
         return x < 1.f ? 1.f - x : 0.f;
@@ -374,7 +382,7 @@ template <bool Cubic> CVK_HD float tvAAFilter(float x) {
 }
 
 template <bool Cubic> CVK_HD float tvAARawWeight(const TvWindow &w, int32_t j) {
-    return tvAAFilter<Cubic>(static_cast<float>((static_cast<double>(j + w.loMinusCenter) + 0.5) * w.invScale));
+    return tvAAFilter<Cubic>((j + w.loMinusCenter + 0.5f) * w.invScale);
 }
 
 template <bool Cubic> CVK_HD float tvAATotal(const TvWindow &w) {

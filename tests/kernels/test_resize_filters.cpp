@@ -46,6 +46,8 @@ TEST_CASE("resize nearest: INTER_NEAREST_EXACT (centre) and INTER_NEAREST (floor
         {"1 -> 7", 1, 7, 6, 0},
         {"1920 -> 1", 1920, 1, 0, 960},    // centre 960
         {"1080 -> 224, last", 1080, 224, 223, 1077},
+        {"512 -> 224, centre on an edge", 512, 224, 3, 8},  // 3.5 * 512/224 = 8 exactly: the right-hand pixel
+        {"1280 -> 300, centre on an edge", 1280, 300, 37, 160},
     };
     for (const IndexRow &r : exact) {
         INFO(r.name);
