@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import cvcuda
-from resize_cases import random_image, to_device, to_host
+from resize_cases import CV2_INTERP, random_image, to_device, to_host
 
 MEAN = (0.485, 0.456, 0.406)
 STD = (0.229, 0.224, 0.225)
@@ -37,7 +37,7 @@ def _close(ours, ref, what, rel=2e-6):
 
 
 ROWS = list(itertools.product(
-    list(cvcuda.Interp),
+    list(CV2_INTERP),
     ["NCHW", "NHWC"],
     [(3, False, True), (3, True, True), (1, False, False), (4, True, False)],  # channels, reverse, normalize
     [((480, 640), (256, 341), (42, 16, 224, 224)), ((37, 53), (80, 90), (0, 0, 90, 80)), ((300, 200), (150, 100), (7, 9, 31, 17))],

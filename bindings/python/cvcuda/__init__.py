@@ -30,8 +30,6 @@ from ._errors import (
 from ._library import __c_version__, reset_stats, stats, sync_and_collect
 from ._ops import flip, flip_into
 from ._ops_resize import (
-    ChannelManip,
-    Interp,
     resize,
     resize_crop_convert_reformat,
     resize_crop_convert_reformat_into,
@@ -40,12 +38,15 @@ from ._ops_resize import (
     tvresize_into,
 )
 from ._stream import Stream, as_stream
-from ._tensor import CudaArray, Tensor, _debug_disable_keepalive, as_tensor
+from ._tensor import CudaArray, Tensor, _debug_disable_keepalive, as_tensor, reshape
+from ._types import Border, ChannelManip, ColorConversion, Interp, NormalizeFlags, RectI, Round, TensorLayout, Type
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "Border",
     "ChannelManip",
+    "ColorConversion",
     "CudaArray",
     "CudaError",
     "Error",
@@ -54,10 +55,15 @@ __all__ = [
     "InvalidArgumentError",
     "InvalidStateError",
     "NoDeviceError",
+    "NormalizeFlags",
     "NotSupportedError",
     "OutOfMemoryError",
+    "RectI",
+    "Round",
     "Stream",
     "Tensor",
+    "TensorLayout",
+    "Type",
     "as_stream",
     "as_tensor",
     "flip",
@@ -67,6 +73,7 @@ __all__ = [
     "resize_crop_convert_reformat",
     "resize_crop_convert_reformat_into",
     "resize_into",
+    "reshape",
     "stats",
     "sync_and_collect",
     "tvresize",

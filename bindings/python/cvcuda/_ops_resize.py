@@ -2,17 +2,15 @@
 ``resize_crop_convert_reformat`` / ``_into`` (the reference library's signature, plus per-channel ``mean``/``std``).
 Semantics, layouts and errors are those of ``include/cvcuda/resize.h``; this module converts arguments only."""
 
-import enum
 from typing import Any, Optional, Sequence, Tuple
 
 from ._ffi import ffi
 from ._library import lib
 from ._op import check, float_arg, int_arg, new_tensor, stream_argument, tensor_arg
 from ._tensor import Tensor
+from ._types import ChannelManip, Interp
 
 __all__ = [
-    "ChannelManip",
-    "Interp",
     "resize",
     "resize_crop_convert_reformat",
     "resize_crop_convert_reformat_into",
@@ -22,29 +20,18 @@ __all__ = [
 ]
 
 
-class Interp(enum.IntEnum):
-    """Interpolation methods (values are the C library's cvInterp)."""
-
-    NEAREST = 1  #: pixel covering the destination centre: OpenCV INTER_NEAREST_EXACT, PIL, torchvision nearest-exact
-    NEAREST_FLOOR = 2  #: floor(d * src / dst): OpenCV INTER_NEAREST, torch's legacy nearest
-    LINEAR = 3  #: bilinear, centres aligned (OpenCV INTER_LINEAR)
-    CUBIC = 4  #: bicubic, a = -0.75 (OpenCV INTER_CUBIC)
-    AREA = 5  #: pixel area (OpenCV INTER_AREA)
-
-
-class ChannelManip(enum.IntEnum):
-    """Channel manipulation of the fused pass."""
-
-    NO_OP = 0
-    REVERSE = 1  #: output channel c takes input channel C-1-c (RGB <-> BGR)
+# The reference's Interp values (cvcuda.Interp) -> this library's cvInterp (include/cvcuda/interp.h).
+_C_INTERP = {Interp.NEAREST: 1, Interp.NEAREST_FLOOR: 2, Interp.LINEAR: 3, Interp.CUBIC: 4, Interp.AREA: 5}
 
 
 def _interp(function: str, interp: Any) -> int:
+    """The cvInterp value of a cvcuda.Interp member (or the reference's number for it)."""
     if isinstance(interp, bool) or not hasattr(type(interp), "__index__"):
         raise TypeError(f"{function}: interp must be a cvcuda.Interp, got {type(interp).__name__}")
-    value = interp.__index__()
-    if value not in Interp._value2member_map_:
-        raise ValueError(f"{function}: interp={value} is not a cvcuda.Interp ({', '.join(m.name for m in Interp)})")
+    value = _C_INTERP.get(interp.__index__())
+    if value is None:
+        names = ", ".join(m.name for m in _C_INTERP)
+        raise ValueError(f"{function}: interp={interp!r} is not supported (resize takes {names})")
     return value
 
 
