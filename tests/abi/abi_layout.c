@@ -47,8 +47,24 @@ int main(void) {
     FIELD(cvStats, kernelLaunches);
     FIELD(cvStats, liveTensors);
     FIELD(cvStats, liveStreams);
-    printf("}}},\n \"enums\": {\"cvStatus\": %zu, \"cvDataType\": %zu, \"cvCaiStreamKind\": %zu},\n", sizeof(cvStatus),
-           sizeof(cvDataType), sizeof(cvCaiStreamKind));
+    first = 0;
+    printf("}},\n \"cvResizeCropConvertParams\": {\"size\": %zu, \"align\": %zu, \"fields\": {",
+           sizeof(cvResizeCropConvertParams), _Alignof(cvResizeCropConvertParams));
+    FIELD(cvResizeCropConvertParams, structSize);
+    FIELD(cvResizeCropConvertParams, resizeWidth);
+    FIELD(cvResizeCropConvertParams, resizeHeight);
+    FIELD(cvResizeCropConvertParams, interp);
+    FIELD(cvResizeCropConvertParams, cropX);
+    FIELD(cvResizeCropConvertParams, cropY);
+    FIELD(cvResizeCropConvertParams, reverseChannels);
+    FIELD(cvResizeCropConvertParams, srcCast);
+    FIELD(cvResizeCropConvertParams, scale);
+    FIELD(cvResizeCropConvertParams, offset);
+    FIELD(cvResizeCropConvertParams, normalize);
+    FIELD(cvResizeCropConvertParams, mean);
+    FIELD(cvResizeCropConvertParams, stddev);
+    printf("}}},\n \"enums\": {\"cvStatus\": %zu, \"cvDataType\": %zu, \"cvCaiStreamKind\": %zu, \"cvInterp\": %zu},\n",
+           sizeof(cvStatus), sizeof(cvDataType), sizeof(cvCaiStreamKind), sizeof(cvInterp));
     printf(" \"constants\": {\"CV_MAX_DIMS\": %d, \"CV_VERSION_NUMBER\": %d}}\n", CV_MAX_DIMS, CV_VERSION_NUMBER);
     return 0;
 }

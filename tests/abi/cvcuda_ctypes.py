@@ -32,6 +32,7 @@ CV_DTYPE_FLOAT32 = 12
 cvStatus = ctypes.c_int32
 cvDataType = ctypes.c_int32
 cvCaiStreamKind = ctypes.c_int32
+cvInterp = ctypes.c_int32
 cvTensor = ctypes.c_void_p
 cvStream = ctypes.c_void_p
 cvCleanupFn = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
@@ -98,7 +99,31 @@ class cvStats(ctypes.Structure):
         return cls(structSize=ctypes.sizeof(cls))
 
 
-STRUCTS = {"cvArrayInterface": cvArrayInterface, "cvTensorInfo": cvTensorInfo, "cvStats": cvStats}
+class cvResizeCropConvertParams(ctypes.Structure):
+    _fields_ = [
+        ("structSize", ctypes.c_uint32),
+        ("resizeWidth", ctypes.c_int32),
+        ("resizeHeight", ctypes.c_int32),
+        ("interp", ctypes.c_int32),
+        ("cropX", ctypes.c_int32),
+        ("cropY", ctypes.c_int32),
+        ("reverseChannels", ctypes.c_int32),
+        ("srcCast", ctypes.c_int32),
+        ("scale", ctypes.c_float),
+        ("offset", ctypes.c_float),
+        ("normalize", ctypes.c_int32),
+        ("mean", ctypes.c_float * 4),
+        ("stddev", ctypes.c_float * 4),
+    ]
+
+    @classmethod
+    def init(cls):
+        """CV_RESIZE_CROP_CONVERT_PARAMS_INIT."""
+        return cls(structSize=ctypes.sizeof(cls), interp=3, srcCast=1, scale=1.0, stddev=(ctypes.c_float * 4)(1, 1, 1, 1))
+
+
+STRUCTS = {"cvArrayInterface": cvArrayInterface, "cvTensorInfo": cvTensorInfo, "cvStats": cvStats,
+           "cvResizeCropConvertParams": cvResizeCropConvertParams}
 
 _P = ctypes.POINTER
 # name: (restype, argtypes), one entry per exported function.
@@ -126,6 +151,9 @@ SIGNATURES = {
     "cvTensorExport": (cvStatus, [cvTensor, _P(cvArrayInterface), _P(cvStream)]),
     "cvTensorGetInfo": (cvStatus, [cvTensor, _P(cvTensorInfo)]),
     "cvFlip": (cvStatus, [cvStream, cvTensor, cvTensor, ctypes.c_int32]),
+    "cvResize": (cvStatus, [cvStream, cvTensor, cvTensor, ctypes.c_int32]),
+    "cvResizeTorchvision": (cvStatus, [cvStream, cvTensor, cvTensor, ctypes.c_int32, ctypes.c_int32]),
+    "cvResizeCropConvertReformat": (cvStatus, [cvStream, cvTensor, cvTensor, _P(cvResizeCropConvertParams)]),
     "cvGetStats": (cvStatus, [_P(cvStats)]),
     "cvResetStats": (None, []),
     "cvCollect": (cvStatus, []),
