@@ -8,6 +8,8 @@
 #include "stream.hpp"
 #include "tensor.hpp"
 
+#include "ops/op_common.hpp"
+
 #include "../kernels/flip.hpp"
 
 #include <algorithm>
@@ -16,6 +18,9 @@
 
 namespace cv {
 namespace {
+
+using ops::selfOverlapping;
+using ops::shapeString;
 
 // A dimension of the canonical view: its extent and its byte strides in src and dst.
 struct Dim {

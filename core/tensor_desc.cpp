@@ -4,11 +4,7 @@
 #include "error.hpp"
 #include "layout.hpp"
 
-#include <algorithm>
-#include <cstdlib>
 #include <cstring>
-#include <utility>
-#include <vector>
 
 namespace cv {
 namespace {
@@ -59,25 +55,6 @@ void computeExtent(TensorDesc &d, const char *field) {
 }
 
 } // namespace
-
-std::string shapeString(const TensorDesc &d) {
-    std::string s = "(";
-    for (int i = 0; i < d.ndim; ++i) s += concat(i ? ", " : "", d.shape[i]);
-    return s + (d.ndim == 1 ? ",)" : ")");
-}
-
-bool selfOverlapping(const TensorDesc &d) {
-    std::vector<std::pair<int64_t, int64_t>> dims; // |stride|, shape
-    for (int i = 0; i < d.ndim; ++i)
-        if (d.shape[i] > 1) dims.push_back({std::llabs(d.strides[i]), d.shape[i]});
-    std::sort(dims.begin(), dims.end());
-    int64_t span = d.itemSize; // bytes covered by the inner dimensions
-    for (const auto &[stride, n] : dims) {
-        if (stride < span) return true;
-        span = stride * (n - 1) + span;
-    }
-    return false;
-}
 
 int TensorDesc::layoutIndex(char label) const noexcept {
     const auto pos = layout.find(label);

@@ -39,12 +39,6 @@ struct WrapRequest {
     int64_t producerStream = 0;
 };
 
-// "(2, 10, 10, 3)": the shape as error messages print it (Python's tuple spelling).
-std::string shapeString(const TensorDesc &d);
-
-// True when two elements of d share bytes (zero strides, interleaved dimensions): such a tensor cannot be written.
-bool selfOverlapping(const TensorDesc &d);
-
 // Validates a CAI struct and layout, makes no CUDA call. Throws cv::Error naming the field, value and rule.
 WrapRequest validateArrayInterface(const cvArrayInterface *cai, const char *layout);
 

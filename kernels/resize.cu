@@ -14,21 +14,21 @@ namespace {
 using namespace resize;
 
 template <class T, int I, int CT> __global__ void __launch_bounds__(kBlockX *kBlockY) resizeKernel(ResizeParams p, Mapping m) {
-    const int32_t C = CT > 0 ? CT : static_cast<int32_t>(p.src.c);
-    forEachPixel(p.dst.w, p.dst.h, p.dst.n, [&](int64_t n, int32_t dx, int32_t dy) {
-        char *out = p.dst.data + n * p.dst.strideN + dy * p.dst.strideH + dx * p.dst.strideW;
+    const int32_t C = CT > 0 ? CT : static_cast<int32_t>(p.src.shape[kC]);
+    forEachPixel(p.dst.shape[kW], p.dst.shape[kH], p.dst.shape[kN], [&](int64_t n, int32_t dx, int32_t dy) {
+        char *out = p.dst.data + n * p.dst.stride[kN] + dy * p.dst.stride[kH] + dx * p.dst.stride[kW];
         samplePixel<T, I>(m, planeOf(p.src, n), dx, dy, C, [&](int32_t c, T v, float) {
-            *reinterpret_cast<T *>(out + c * p.dst.strideC) = v;
+            *reinterpret_cast<T *>(out + c * p.dst.stride[kC]) = v;
         });
     });
 }
 
 template <class T, int M, int CT> __global__ void __launch_bounds__(kBlockX *kBlockY) torchKernel(ResizeParams p, Mapping m) {
-    const int32_t C = CT > 0 ? CT : static_cast<int32_t>(p.src.c);
-    forEachPixel(p.dst.w, p.dst.h, p.dst.n, [&](int64_t n, int32_t dx, int32_t dy) {
-        char *out = p.dst.data + n * p.dst.strideN + dy * p.dst.strideH + dx * p.dst.strideW;
+    const int32_t C = CT > 0 ? CT : static_cast<int32_t>(p.src.shape[kC]);
+    forEachPixel(p.dst.shape[kW], p.dst.shape[kH], p.dst.shape[kN], [&](int64_t n, int32_t dx, int32_t dy) {
+        char *out = p.dst.data + n * p.dst.stride[kN] + dy * p.dst.stride[kH] + dx * p.dst.stride[kW];
         sampleTorch<T, M>(m.x, m.y, planeOf(p.src, n), dx, dy, C, [&](int32_t c, T v, float) {
-            *reinterpret_cast<T *>(out + c * p.dst.strideC) = v;
+            *reinterpret_cast<T *>(out + c * p.dst.stride[kC]) = v;
         });
     });
 }
@@ -77,10 +77,10 @@ cudaError_t launchResize(const ResizeParams &p, cudaStream_t stream) {
     const bool torch = p.torchMode >= 0;
     if (p.type < 0 || p.type >= kResizeTypeCount || (torch ? p.torchMode >= kTvModeCount : (p.interp < 0 || p.interp >= kInterpCount)))
         return cudaErrorInvalidValue;
-    if (p.dst.n == 0 || p.dst.h == 0 || p.dst.w == 0 || p.dst.c == 0) return cudaSuccess;
-    const int v = channelVariant(p.src.c);
+    if (p.dst.shape[kN] == 0 || p.dst.shape[kH] == 0 || p.dst.shape[kW] == 0 || p.dst.shape[kC] == 0) return cudaSuccess;
+    const int v = channelVariant(p.src.shape[kC]);
     const Kernel k = torch ? kTorchKernels[p.type][p.torchMode][v] : kKernels[p.type][p.interp][v];
-    k<<<gridFor(p.dst.w, p.dst.h, p.dst.n), dim3(kBlockX, kBlockY), 0, stream>>>(p, mappingOf(p.src, p.dst.h, p.dst.w, p.interp));
+    k<<<gridFor(p.dst.shape[kW], p.dst.shape[kH], p.dst.shape[kN]), dim3(kBlockX, kBlockY), 0, stream>>>(p, mappingOf(p.src, p.dst.shape[kH], p.dst.shape[kW], p.interp));
     return cudaGetLastError();
 }
 

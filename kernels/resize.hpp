@@ -2,18 +2,12 @@
 // Knows nothing of handles or streams beyond cudaStream_t.
 #pragma once
 
+#include "common/view.hpp"
+
 #include <cuda_runtime.h>
 #include <cstdint>
 
 namespace cvk {
-
-// An image batch in the canonical order [N, H, W, C] with BYTE strides (HWC is N = 1; CHW and NCHW only change
-// the strides: C's stride is the plane pitch).
-struct ImageBatch {
-    char *data;
-    int64_t n, h, w, c;
-    int64_t strideN, strideH, strideW, strideC; // bytes
-};
 
 namespace resize {
 // Interpolations, in the order of the dispatch tables (semantics: resize_filters.cuh).
@@ -26,7 +20,7 @@ enum TvMode : int32_t { kTvNearest = 0, kTvNearestFloor, kTvLinear, kTvCubic, kT
 enum ResizeType : int32_t { kResizeU8 = 0, kResizeU16, kResizeS16, kResizeF16, kResizeF32, kResizeTypeCount };
 
 struct ResizeParams {
-    ImageBatch src, dst; // same n and c, same element type; h and w >= 1 on both sides
+    View4 src, dst; // [N, H, W, C] with byte strides (common/view.hpp): same N and C and element type; H, W >= 1
     int32_t type;        // ResizeType
     int32_t interp;      // cvk::resize::Interp (OpenCV semantics), or -1 when torchMode is used
     int32_t torchMode;   // cvk::resize::TvMode (PyTorch semantics), or -1 when interp is used
@@ -45,7 +39,7 @@ cudaError_t launchResize(const ResizeParams &p, cudaStream_t stream);
 constexpr int kFusedMaxChannels = 4;
 
 struct FusedParams {
-    ImageBatch src, dst;      // dst: n = src.n, c = src.c, h/w = the crop's size
+    View4 src, dst;           // [N, H, W, C]: dst N and C as src's, H/W the crop's size
     int32_t resizeH, resizeW; // size of the resized image the crop is taken from
     int32_t cropX, cropY;     // crop's top-left corner in the resized image; crop lies inside it
     int32_t interp;           // cvk::resize::Interp

@@ -23,13 +23,13 @@ template <bool Half> __device__ __forceinline__ void storeOut(char *p, float v) 
 }
 
 template <int I, bool Half, int CT> __global__ void __launch_bounds__(kBlockX *kBlockY) fusedKernel(FusedParams p, Mapping m) {
-    const int32_t C = CT > 0 ? CT : static_cast<int32_t>(p.src.c);
-    forEachPixel(p.dst.w, p.dst.h, p.dst.n, [&](int64_t n, int32_t x, int32_t y) {
-        char *out = p.dst.data + n * p.dst.strideN + y * p.dst.strideH + x * p.dst.strideW;
+    const int32_t C = CT > 0 ? CT : static_cast<int32_t>(p.src.shape[kC]);
+    forEachPixel(p.dst.shape[kW], p.dst.shape[kH], p.dst.shape[kN], [&](int64_t n, int32_t x, int32_t y) {
+        char *out = p.dst.data + n * p.dst.stride[kN] + y * p.dst.stride[kH] + x * p.dst.stride[kW];
         samplePixel<uint8_t, I>(m, planeOf(p.src, n), x + p.cropX, y + p.cropY, C, [&](int32_t c, uint8_t v, float real) {
             const int32_t o = p.reverseChannels ? C - 1 - c : c;
             const float value = p.srcCast ? static_cast<float>(v) : real;
-            storeOut<Half>(out + o * p.dst.strideC, (value * p.scale + p.offset - p.mean[o]) / p.stddev[o]);
+            storeOut<Half>(out + o * p.dst.stride[kC], (value * p.scale + p.offset - p.mean[o]) / p.stddev[o]);
         });
     });
 }
@@ -55,10 +55,10 @@ const std::array<std::array<std::array<Kernel, 4>, kInterpCount>, 2> kKernels = 
 } // namespace
 
 cudaError_t launchResizeFused(const FusedParams &p, cudaStream_t stream) {
-    if (p.interp < 0 || p.interp >= kInterpCount || p.src.c < 1 || p.src.c > kFusedMaxChannels) return cudaErrorInvalidValue;
-    if (p.dst.n == 0 || p.dst.h == 0 || p.dst.w == 0) return cudaSuccess;
-    const Kernel k = kKernels[p.halfOut][p.interp][channelVariant(p.src.c)];
-    k<<<gridFor(p.dst.w, p.dst.h, p.dst.n), dim3(kBlockX, kBlockY), 0, stream>>>(p, mappingOf(p.src, p.resizeH, p.resizeW, p.interp));
+    if (p.interp < 0 || p.interp >= kInterpCount || p.src.shape[kC] < 1 || p.src.shape[kC] > kFusedMaxChannels) return cudaErrorInvalidValue;
+    if (p.dst.shape[kN] == 0 || p.dst.shape[kH] == 0 || p.dst.shape[kW] == 0) return cudaSuccess;
+    const Kernel k = kKernels[p.halfOut][p.interp][channelVariant(p.src.shape[kC])];
+    k<<<gridFor(p.dst.shape[kW], p.dst.shape[kH], p.dst.shape[kN]), dim3(kBlockX, kBlockY), 0, stream>>>(p, mappingOf(p.src, p.resizeH, p.resizeW, p.interp));
     return cudaGetLastError();
 }
 

@@ -1,6 +1,6 @@
 // The thread/block layout every resize kernel shares: one thread per destination pixel (all its channels), blocks
 // of 32 x 8 pixels, grid-stride loops over rows and images so that any size fits CUDA's grid limits; and the
-// mapping of an ImageBatch pair onto the sampler's view.
+// mapping of a View4 pair onto the sampler's view.
 #pragma once
 
 #include "resize.hpp"
@@ -32,17 +32,17 @@ template <class Body> __device__ __forceinline__ void forEachPixel(int64_t w, in
         for (int64_t i = blockIdx.z; i < n; i += gridDim.z) body(i, static_cast<int32_t>(dx), static_cast<int32_t>(dy));
 }
 
-inline Mapping mappingOf(const ImageBatch &src, int64_t dstH, int64_t dstW, int32_t interp) {
+inline Mapping mappingOf(const View4 &src, int64_t dstH, int64_t dstW, int32_t interp) {
     Mapping m;
-    m.x = makeAxis(static_cast<int32_t>(src.w), static_cast<int32_t>(dstW));
-    m.y = makeAxis(static_cast<int32_t>(src.h), static_cast<int32_t>(dstH));
+    m.x = makeAxis(static_cast<int32_t>(src.shape[kW]), static_cast<int32_t>(dstW));
+    m.y = makeAxis(static_cast<int32_t>(src.shape[kH]), static_cast<int32_t>(dstH));
     m.interp = interp;
     m.areaKind = areaKindOf(m.x, m.y);
     return m;
 }
 
-__device__ __forceinline__ Plane planeOf(const ImageBatch &b, int64_t n) {
-    return {b.data + n * b.strideN, b.strideH, b.strideW, b.strideC};
+__device__ __forceinline__ Plane planeOf(const View4 &b, int64_t n) {
+    return {b.data + n * b.stride[kN], b.stride[kH], b.stride[kW], b.stride[kC]};
 }
 
 } // namespace cvk::resize

@@ -1,17 +1,16 @@
 #include "resize.hpp"
 
 #include "../cuda_check.hpp"
-#include "../dtype.hpp"
 #include "../error.hpp"
 #include "../hazards.hpp"
 #include "../stats.hpp"
 #include "../stream.hpp"
 #include "../tensor.hpp"
+#include "op_common.hpp"
 
 #include "../../kernels/resize.hpp"
 
 #include <cmath>
-#include <cstring>
 
 namespace cv {
 namespace {
@@ -50,56 +49,22 @@ int32_t kernelType(cvDataType t) {
     }
 }
 
-bool oneOf(const std::string &layout, std::initializer_list<const char *> accepted) {
-    for (const char *a : accepted)
-        if (layout == a) return true;
-    return false;
-}
+constexpr const char *kResizeLayouts = "HWC,NHWC,CHW,NCHW,HW,NHW";
 
-std::string acceptedList(std::initializer_list<const char *> accepted) {
-    std::string s;
-    for (const char *a : accepted) s += concat(s.empty() ? "" : ", ", a);
-    return s;
-}
-
-// The [N, H, W, C] view of an image tensor whose layout is one of `accepted`; absent N or C have extent 1.
-cvk::ImageBatch imageBatch(const TensorDesc &d, const std::string &layout, const char *name,
-                           std::initializer_list<const char *> accepted) {
-    if (!oneOf(layout, accepted))
-        invalid(currentFunction(), ": ", name, " layout '", layout, "' is not supported (", acceptedList(accepted), ")");
-    cvk::ImageBatch b{};
-    b.data = reinterpret_cast<char *>(d.data);
-    int64_t *extent[4] = {&b.n, &b.h, &b.w, &b.c};
-    int64_t *stride[4] = {&b.strideN, &b.strideH, &b.strideW, &b.strideC};
-    const char labels[4] = {'N', 'H', 'W', 'C'};
-    for (int k = 0; k < 4; ++k) {
-        const auto i = layout.find(labels[k]);
-        *extent[k] = i == std::string::npos ? 1 : d.shape[i];
-        *stride[k] = i == std::string::npos ? 0 : d.strides[i];
-    }
-    return b;
-}
-
-std::string layoutOf(const TensorDesc &s, const TensorDesc &d) {
+void requireSameLayout(const TensorDesc &s, const TensorDesc &d) {
     if (!s.layout.empty() && !d.layout.empty() && s.layout != d.layout)
         invalid(currentFunction(), ": src layout '", s.layout, "' and dst layout '", d.layout, "' differ");
-    const std::string &layout = s.layout.empty() ? d.layout : s.layout;
-    if (layout.empty())
-        invalid(currentFunction(), ": src has no layout; give one (e.g. \"NHWC\") when wrapping it");
-    return layout;
 }
 
-void checkSides(const cvk::ImageBatch &b, const char *name, const TensorDesc &d) {
-    if (b.h < 1 || b.w < 1 || b.h > kMaxSide || b.w > kMaxSide)
-        invalid(currentFunction(), ": ", name, " shape ", shapeString(d), " has H=", b.h, " W=", b.w,
+void checkSides(const ops::Image &im, const char *name, const TensorDesc &d) {
+    if (im.h < 1 || im.w < 1 || im.h > kMaxSide || im.w > kMaxSide)
+        invalid(currentFunction(), ": ", name, " shape ", ops::shapeString(d), " has H=", im.h, " W=", im.w,
                 " (each must be in [1, 2^31 - 1])");
 }
 
 void checkWritable(const TensorDesc &s, const TensorDesc &d) {
-    if (d.readonly) invalid(currentFunction(), ": dst is readonly (the CAI producer marked data readonly)");
-    if (selfOverlapping(d)) invalid(currentFunction(), ": dst has elements that overlap each other (e.g. a zero stride)");
-    if (s.numel > 0 && d.numel > 0 && s.addressLo() < d.addressHi() && d.addressLo() < s.addressHi())
-        invalid(currentFunction(), ": src and dst memory overlap (resize cannot work in place)");
+    ops::requireWritable(d, "dst");
+    ops::requireNoOverlap(s, d, false);
 }
 
 template <class Launch> void submit(const Ref<Stream> &stream, Tensor &src, Tensor &dst, Launch &&launch) {
@@ -116,26 +81,24 @@ namespace {
 // What cvResize and cvResizeTorchvision check alike: layouts, dtypes, N, C, sides, overlap.
 bool planImages(const Tensor &src, const Tensor &dst, cvk::ResizeParams &p) {
     const TensorDesc &s = src.desc(), &d = dst.desc();
-    const std::string layout = layoutOf(s, d);
+    requireSameLayout(s, d);
+    const ops::Image si = ops::imageOf(s, "src", kResizeLayouts), di = ops::imageOf(d, "dst", kResizeLayouts);
     if (s.dtype != d.dtype)
-        invalid(currentFunction(), ": src dtype ", dtypeInfo(s.dtype)->name, " and dst dtype ", dtypeInfo(d.dtype)->name,
+        invalid(currentFunction(), ": src dtype ", ops::dtypeName(s.dtype), " and dst dtype ", ops::dtypeName(d.dtype),
                 " differ (they must be equal)");
     p.type = kernelType(s.dtype);
-    if (p.type < 0)
-        fail(CV_ERROR_NOT_SUPPORTED, currentFunction(), ": src dtype ", dtypeInfo(s.dtype)->name,
-             " is not supported (uint8, uint16, int16, float16, float32)");
-    const std::initializer_list<const char *> layouts = {"HWC", "NHWC", "CHW", "NCHW", "HW", "NHW"};
-    p.src = imageBatch(s, layout, "src", layouts);
-    p.dst = imageBatch(d, layout, "dst", layouts);
-    if (p.src.n != p.dst.n)
-        invalid(currentFunction(), ": src N=", p.src.n, " and dst N=", p.dst.n, " differ (shapes ", shapeString(s), " and ",
-                shapeString(d), ")");
-    if (p.src.c != p.dst.c)
-        invalid(currentFunction(), ": src C=", p.src.c, " and dst C=", p.dst.c, " differ (shapes ", shapeString(s), " and ",
-                shapeString(d), ")");
-    if (p.src.n == 0 || p.src.c == 0) return false;
-    checkSides(p.src, "src", s);
-    checkSides(p.dst, "dst", d);
+    ops::requireDType(s, "src", p.type >= 0, "uint8, uint16, int16, float16, float32");
+    if (si.n != di.n)
+        invalid(currentFunction(), ": src N=", si.n, " and dst N=", di.n, " differ (shapes ", ops::shapeString(s), " and ",
+                ops::shapeString(d), ")");
+    if (si.c != di.c)
+        invalid(currentFunction(), ": src C=", si.c, " and dst C=", di.c, " differ (shapes ", ops::shapeString(s), " and ",
+                ops::shapeString(d), ")");
+    p.src = si.view;
+    p.dst = di.view;
+    if (si.n == 0 || si.c == 0) return false;
+    checkSides(si, "src", s);
+    checkSides(di, "dst", d);
     checkWritable(s, d);
     return true;
 }
@@ -170,32 +133,28 @@ bool planResizeCropConvertReformat(const Tensor &src, const Tensor &dst, const c
     const TensorDesc &s = src.desc(), &d = dst.desc();
     p = {};
     p.interp = requireInterp(params.interp);
-    if (s.layout.empty()) invalid(currentFunction(), ": src has no layout; give one (\"NHWC\" or \"HWC\") when wrapping it");
-    if (d.layout.empty()) invalid(currentFunction(), ": dst has no layout; give one (\"NCHW\", \"NHWC\", ...) when wrapping it");
-    if (s.dtype != CV_DTYPE_UINT8)
-        fail(CV_ERROR_NOT_SUPPORTED, currentFunction(), ": src dtype ", dtypeInfo(s.dtype)->name, " is not supported (uint8)");
-    if (d.dtype != CV_DTYPE_FLOAT32 && d.dtype != CV_DTYPE_FLOAT16)
-        fail(CV_ERROR_NOT_SUPPORTED, currentFunction(), ": dst dtype ", dtypeInfo(d.dtype)->name,
-             " is not supported (float32, float16)");
-    p.src = imageBatch(s, s.layout, "src", {"NHWC", "HWC"});
-    p.dst = imageBatch(d, d.layout, "dst", {"NHWC", "NCHW", "HWC", "CHW"});
+    const ops::Image si = ops::imageOf(s, "src", "NHWC,HWC"), di = ops::imageOf(d, "dst", "NHWC,NCHW,HWC,CHW");
+    ops::requireDType(s, "src", s.dtype == CV_DTYPE_UINT8, "uint8");
+    ops::requireDType(d, "dst", d.dtype == CV_DTYPE_FLOAT32 || d.dtype == CV_DTYPE_FLOAT16, "float32, float16");
     if ((s.layout[0] == 'N') != (d.layout[0] == 'N'))
         invalid(currentFunction(), ": src layout '", s.layout, "' and dst layout '", d.layout,
                 "' must both have a batch dimension N or both lack it");
-    if (p.src.n != p.dst.n) invalid(currentFunction(), ": src N=", p.src.n, " and dst N=", p.dst.n, " differ");
-    if (p.src.c != p.dst.c) invalid(currentFunction(), ": src C=", p.src.c, " and dst C=", p.dst.c, " differ");
-    if (p.src.c > cvk::kFusedMaxChannels || p.src.c < 1)
-        invalid(currentFunction(), ": src C=", p.src.c, " is outside [1, ", cvk::kFusedMaxChannels, "]");
+    if (si.n != di.n) invalid(currentFunction(), ": src N=", si.n, " and dst N=", di.n, " differ");
+    if (si.c != di.c) invalid(currentFunction(), ": src C=", si.c, " and dst C=", di.c, " differ");
+    if (si.c > cvk::kFusedMaxChannels || si.c < 1)
+        invalid(currentFunction(), ": src C=", si.c, " is outside [1, ", cvk::kFusedMaxChannels, "]");
+    p.src = si.view;
+    p.dst = di.view;
     if (params.resizeWidth < 1 || params.resizeHeight < 1)
         invalid(currentFunction(), ": params->resizeWidth=", params.resizeWidth, ", resizeHeight=", params.resizeHeight,
                 " (each must be >= 1)");
-    if (p.src.n == 0) return false;
-    checkSides(p.src, "src", s);
-    checkSides(p.dst, "dst", d);
-    if (params.cropX < 0 || params.cropY < 0 || int64_t(params.cropX) + p.dst.w > params.resizeWidth ||
-        int64_t(params.cropY) + p.dst.h > params.resizeHeight)
-        invalid(currentFunction(), ": the crop at (x=", params.cropX, ", y=", params.cropY, ") of dst's size W=", p.dst.w,
-                " H=", p.dst.h, " does not lie inside the resized image (", params.resizeWidth, " x ", params.resizeHeight, ")");
+    if (si.n == 0) return false;
+    checkSides(si, "src", s);
+    checkSides(di, "dst", d);
+    if (params.cropX < 0 || params.cropY < 0 || int64_t(params.cropX) + di.w > params.resizeWidth ||
+        int64_t(params.cropY) + di.h > params.resizeHeight)
+        invalid(currentFunction(), ": the crop at (x=", params.cropX, ", y=", params.cropY, ") of dst's size W=", di.w,
+                " H=", di.h, " does not lie inside the resized image (", params.resizeWidth, " x ", params.resizeHeight, ")");
     p.resizeW = params.resizeWidth;
     p.resizeH = params.resizeHeight;
     p.cropX = params.cropX;
@@ -208,7 +167,7 @@ bool planResizeCropConvertReformat(const Tensor &src, const Tensor &dst, const c
     for (int c = 0; c < cvk::kFusedMaxChannels; ++c) {
         p.mean[c] = params.normalize ? params.mean[c] : 0.f;
         p.stddev[c] = params.normalize ? params.stddev[c] : 1.f;
-        if (c < p.src.c && params.normalize && !(std::isfinite(p.stddev[c]) && p.stddev[c] != 0.f))
+        if (c < si.c && params.normalize && !(std::isfinite(p.stddev[c]) && p.stddev[c] != 0.f))
             invalid(currentFunction(), ": params->stddev[", c, "]=", p.stddev[c], " (must be finite and nonzero)");
     }
     checkWritable(s, d);

@@ -13,6 +13,10 @@
 #include "flip.h"
 #include "interp.h"
 #include "resize.h"
+#include "crop.h"
+#include "convert_to.h"
+#include "normalize.h"
+#include "reformat.h"
 #include "library.h"
 
 #endif /* CVCUDA_CVCUDA_H */

@@ -63,8 +63,24 @@ int main(void) {
     FIELD(cvResizeCropConvertParams, normalize);
     FIELD(cvResizeCropConvertParams, mean);
     FIELD(cvResizeCropConvertParams, stddev);
-    printf("}}},\n \"enums\": {\"cvStatus\": %zu, \"cvDataType\": %zu, \"cvCaiStreamKind\": %zu, \"cvInterp\": %zu},\n",
-           sizeof(cvStatus), sizeof(cvDataType), sizeof(cvCaiStreamKind), sizeof(cvInterp));
+    first = 0;
+    printf("}},\n \"cvNormalizeParams\": {\"size\": %zu, \"align\": %zu, \"fields\": {", sizeof(cvNormalizeParams),
+           _Alignof(cvNormalizeParams));
+    FIELD(cvNormalizeParams, structSize);
+    FIELD(cvNormalizeParams, flags);
+    FIELD(cvNormalizeParams, base);
+    FIELD(cvNormalizeParams, scale);
+    FIELD(cvNormalizeParams, baseValues);
+    FIELD(cvNormalizeParams, scaleValues);
+    FIELD(cvNormalizeParams, baseCount);
+    FIELD(cvNormalizeParams, scaleCount);
+    FIELD(cvNormalizeParams, globalScale);
+    FIELD(cvNormalizeParams, globalShift);
+    FIELD(cvNormalizeParams, epsilon);
+    FIELD(cvNormalizeParams, reserved);
+    printf("}}},\n \"enums\": {\"cvStatus\": %zu, \"cvDataType\": %zu, \"cvCaiStreamKind\": %zu, \"cvRoundMode\": %zu, "
+           "\"cvInterp\": %zu},\n",
+           sizeof(cvStatus), sizeof(cvDataType), sizeof(cvCaiStreamKind), sizeof(cvRoundMode), sizeof(cvInterp));
     printf(" \"constants\": {\"CV_MAX_DIMS\": %d, \"CV_VERSION_NUMBER\": %d}}\n", CV_MAX_DIMS, CV_VERSION_NUMBER);
     return 0;
 }

@@ -33,6 +33,7 @@ cvStatus = ctypes.c_int32
 cvDataType = ctypes.c_int32
 cvCaiStreamKind = ctypes.c_int32
 cvInterp = ctypes.c_int32
+cvRoundMode = ctypes.c_int32
 cvTensor = ctypes.c_void_p
 cvStream = ctypes.c_void_p
 cvCleanupFn = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
@@ -114,6 +115,20 @@ class cvResizeCropConvertParams(ctypes.Structure):
         ("normalize", ctypes.c_int32),
         ("mean", ctypes.c_float * 4),
         ("stddev", ctypes.c_float * 4),
+class cvNormalizeParams(ctypes.Structure):
+    _fields_ = [
+        ("structSize", ctypes.c_uint32),
+        ("flags", ctypes.c_uint32),
+        ("base", ctypes.c_void_p),
+        ("scale", ctypes.c_void_p),
+        ("baseValues", ctypes.POINTER(ctypes.c_float)),
+        ("scaleValues", ctypes.POINTER(ctypes.c_float)),
+        ("baseCount", ctypes.c_int32),
+        ("scaleCount", ctypes.c_int32),
+        ("globalScale", ctypes.c_float),
+        ("globalShift", ctypes.c_float),
+        ("epsilon", ctypes.c_float),
+        ("reserved", ctypes.c_uint32),
     ]
 
     @classmethod
@@ -122,8 +137,17 @@ class cvResizeCropConvertParams(ctypes.Structure):
         return cls(structSize=ctypes.sizeof(cls), interp=3, srcCast=1, scale=1.0, stddev=(ctypes.c_float * 4)(1, 1, 1, 1))
 
 
-STRUCTS = {"cvArrayInterface": cvArrayInterface, "cvTensorInfo": cvTensorInfo, "cvStats": cvStats,
-           "cvResizeCropConvertParams": cvResizeCropConvertParams}
+        """CV_NORMALIZE_PARAMS_INIT."""
+        return cls(structSize=ctypes.sizeof(cls), globalScale=1.0)
+
+
+STRUCTS = {
+    "cvArrayInterface": cvArrayInterface,
+    "cvTensorInfo": cvTensorInfo,
+    "cvStats": cvStats,
+    "cvNormalizeParams": cvNormalizeParams,
+    "cvResizeCropConvertParams": cvResizeCropConvertParams,
+}
 
 _P = ctypes.POINTER
 # name: (restype, argtypes), one entry per exported function.
@@ -154,6 +178,11 @@ SIGNATURES = {
     "cvResize": (cvStatus, [cvStream, cvTensor, cvTensor, ctypes.c_int32]),
     "cvResizeTorchvision": (cvStatus, [cvStream, cvTensor, cvTensor, ctypes.c_int32, ctypes.c_int32]),
     "cvResizeCropConvertReformat": (cvStatus, [cvStream, cvTensor, cvTensor, _P(cvResizeCropConvertParams)]),
+    "cvCustomCrop": (cvStatus, [cvStream, cvTensor, cvTensor] + [ctypes.c_int32] * 4),
+    "cvCenterCrop": (cvStatus, [cvStream, cvTensor, cvTensor, ctypes.c_int32, ctypes.c_int32]),
+    "cvConvertTo": (cvStatus, [cvStream, cvTensor, cvTensor, ctypes.c_double, ctypes.c_double, ctypes.c_int32]),
+    "cvNormalize": (cvStatus, [cvStream, cvTensor, cvTensor, _P(cvNormalizeParams)]),
+    "cvReformat": (cvStatus, [cvStream, cvTensor, cvTensor]),
     "cvGetStats": (cvStatus, [_P(cvStats)]),
     "cvResetStats": (None, []),
     "cvCollect": (cvStatus, []),

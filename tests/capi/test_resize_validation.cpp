@@ -81,11 +81,11 @@ const std::vector<Row> &rows() {
         {"dtypes differ", Op::Resize, u8({9, 9, 3}, "HWC"), side("<f4", {3, 3, 3}, "HWC", kDst), CV_INTERP_LINEAR, {}, kInvalid,
          {"src dtype uint8 and dst dtype float32 differ"}},
         {"int32 unsupported", Op::Resize, side("<i4", {9, 9, 3}, "HWC"), side("<i4", {3, 3, 3}, "HWC", kDst), CV_INTERP_LINEAR, {}, kUnsupported,
-         {"src dtype int32 is not supported", "uint8, uint16, int16, float16, float32"}},
+         {"src dtype int32 is not supported (supported: uint8, uint16, int16, float16, float32)"}},
         {"layouts differ", Op::Resize, u8({9, 9, 3}, "HWC"), u8({3, 3, 3}, "CHW", kDst), CV_INTERP_LINEAR, {}, kInvalid,
          {"src layout 'HWC' and dst layout 'CHW' differ"}},
         {"layout WHC", Op::Resize, u8({9, 9, 3}, "WHC"), u8({3, 3, 3}, "WHC", kDst), CV_INTERP_LINEAR, {}, kInvalid,
-         {"src layout 'WHC' is not supported", "HWC, NHWC, CHW, NCHW, HW, NHW"}},
+         {"src layout 'WHC' (shape (9, 9, 3)) is not one of HWC,NHWC,CHW,NCHW,HW,NHW"}},
         {"no layout", Op::Resize, u8({9, 9, 3}, nullptr), u8({3, 3, 3}, nullptr, kDst), CV_INTERP_LINEAR, {}, kInvalid, {"src has no layout"}},
         {"N differs", Op::Resize, u8({2, 9, 9, 3}, "NHWC"), u8({3, 3, 3, 3}, "NHWC", kDst), CV_INTERP_LINEAR, {}, kInvalid,
          {"src N=2 and dst N=3 differ", "(2, 9, 9, 3)"}},
@@ -97,16 +97,16 @@ const std::vector<Row> &rows() {
         {"dst zero stride", Op::Resize, u8({9, 9, 3}, "HWC"), strided(u8({3, 3, 3}, "HWC", kDst), {9, 0, 1}), CV_INTERP_LINEAR, {}, kInvalid,
          {"dst has elements that overlap each other"}},
         {"overlap", Op::Resize, u8({9, 9, 3}, "HWC"), u8({3, 3, 3}, "HWC", kFakeData + 100), CV_INTERP_LINEAR, {}, kInvalid,
-         {"src and dst memory overlap", "in place"}},
+         {"src and dst memory overlap partially (they must not overlap)"}},
         // fused pass
         {"fused NHWC -> NCHW f32", Op::Fused, u8({2, 300, 400, 3}, "NHWC"), side("<f4", {2, 3, 224, 224}, "NCHW", kDst), CV_INTERP_LINEAR, fused224, kOk, {}},
         {"fused HWC -> CHW f16", Op::Fused, u8({300, 400, 4}, "HWC"), side("<f2", {4, 224, 224}, "CHW", kDst), CV_INTERP_AREA, fused224, kOk, {}},
         {"fused u8 out", Op::Fused, u8({2, 300, 400, 3}, "NHWC"), u8({2, 3, 224, 224}, "NCHW", kDst), CV_INTERP_LINEAR, fused224, kUnsupported,
-         {"dst dtype uint8 is not supported (float32, float16)"}},
+         {"dst dtype uint8 is not supported (supported: float32, float16)"}},
         {"fused f32 in", Op::Fused, side("<f4", {2, 30, 40, 3}, "NHWC"), side("<f4", {2, 3, 224, 224}, "NCHW", kDst), CV_INTERP_LINEAR, fused224,
-         kUnsupported, {"src dtype float32 is not supported (uint8)"}},
+         kUnsupported, {"src dtype float32 is not supported (supported: uint8)"}},
         {"fused NCHW src", Op::Fused, u8({2, 3, 30, 40}, "NCHW"), side("<f4", {2, 3, 224, 224}, "NCHW", kDst), CV_INTERP_LINEAR, fused224, kInvalid,
-         {"src layout 'NCHW' is not supported (NHWC, HWC)"}},
+         {"src layout 'NCHW' (shape (2, 3, 30, 40)) is not one of NHWC,HWC"}},
         {"fused 5 channels", Op::Fused, u8({2, 30, 40, 5}, "NHWC"), side("<f4", {2, 5, 224, 224}, "NCHW", kDst), CV_INTERP_LINEAR, fused224, kInvalid,
          {"src C=5 is outside [1, 4]"}},
         {"fused batch mismatch", Op::Fused, u8({30, 40, 3}, "HWC"), side("<f4", {1, 3, 224, 224}, "NCHW", kDst), CV_INTERP_LINEAR, fused224, kInvalid,
@@ -177,15 +177,15 @@ TEST_CASE("resize planner: the [N, H, W, C] view of every layout", "[capi][resiz
     cvk::ResizeParams p{};
     cv::detail::setCurrentFunction("cvResize");
     REQUIRE(cv::planResize(*reinterpret_cast<cv::Tensor *>(src.t), *reinterpret_cast<cv::Tensor *>(dst.t), CV_INTERP_AREA, p));
-    CHECK(p.src.n == 2);
-    CHECK(p.src.c == 3);
-    CHECK(p.src.h == 9);
-    CHECK(p.src.w == 10);
-    CHECK(p.src.strideN == 3 * 9 * 10 * 4);
-    CHECK(p.src.strideC == 9 * 10 * 4);
-    CHECK(p.src.strideH == 40);
-    CHECK(p.src.strideW == 4);
-    CHECK(p.dst.strideC == 4 * 5 * 4);
+    CHECK(p.src.shape[cvk::kN] == 2);
+    CHECK(p.src.shape[cvk::kC] == 3);
+    CHECK(p.src.shape[cvk::kH] == 9);
+    CHECK(p.src.shape[cvk::kW] == 10);
+    CHECK(p.src.stride[cvk::kN] == 3 * 9 * 10 * 4);
+    CHECK(p.src.stride[cvk::kC] == 9 * 10 * 4);
+    CHECK(p.src.stride[cvk::kH] == 40);
+    CHECK(p.src.stride[cvk::kW] == 4);
+    CHECK(p.dst.stride[cvk::kC] == 4 * 5 * 4);
     CHECK(p.type == cvk::kResizeF32);
     CHECK(p.interp == cvk::resize::kArea);
     CHECK(p.torchMode == -1);

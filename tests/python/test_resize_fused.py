@@ -101,3 +101,23 @@ def test_fused_rejects_a_crop_outside_the_resized_image(cupy):
     with pytest.raises(cvcuda.InvalidArgumentError, match="does not lie inside the resized image"):
         cvcuda.resize_crop_convert_reformat(src, (20, 20), cvcuda.Interp.LINEAR, (10, 10, 11, 5), layout="NCHW",
                                             data_type=np.float32)
+
+
+@pytest.mark.parametrize("interp", list(CV2_INTERP))
+@pytest.mark.parametrize("layout", ["NCHW", "NHWC"])
+def test_fused_equals_the_chain_of_our_operators(cupy, interp, layout):
+    """resize -> customcrop -> convertto -> normalize (SCALE_IS_STDDEV) -> reformat, each its own cvcuda call, against
+    the one fused call: equal within float32 rounding (normalize multiplies by 1 / sqrt(std^2), the fused pass
+    divides by std)."""
+    rng = np.random.default_rng(21)
+    src_np = random_image(rng, (2, 300, 400, 3), np.uint8)
+    _, src = to_device(cupy, src_np, "NHWC")
+    x, y, w, h = 16, 24, 224, 200
+    resized = cvcuda.resize(src, (2, 256, 341, 3), interp)
+    cropped = cvcuda.customcrop(resized, cvcuda.RectI(x, y, w, h))
+    converted = cvcuda.convertto(cropped, np.float32, 1 / 255, 0.0)
+    normalized = cvcuda.normalize(converted, list(MEAN), list(STD), cvcuda.NormalizeFlags.SCALE_IS_STDDEV)
+    chain = cvcuda.reformat(normalized, layout) if layout == "NCHW" else normalized
+    fused = cvcuda.resize_crop_convert_reformat(src, (341, 256), interp, cvcuda.RectI(x, y, w, h), layout=layout,
+                                                data_type=np.float32, scale=1 / 255, mean=MEAN, std=STD)
+    _close(to_host(cupy, fused), to_host(cupy, chain), f"{interp.name} {layout}")

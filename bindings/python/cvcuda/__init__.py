@@ -29,6 +29,10 @@ from ._errors import (
 )
 from ._library import __c_version__, reset_stats, stats, sync_and_collect
 from ._ops import flip, flip_into
+from ._ops_convert import convertto, convertto_into
+from ._ops_crop import center_crop, center_crop_into, customcrop, customcrop_into
+from ._ops_normalize import normalize, normalize_into
+from ._ops_reformat import reformat, reformat_into
 from ._ops_resize import (
     resize,
     resize_crop_convert_reformat,
@@ -66,8 +70,18 @@ __all__ = [
     "Type",
     "as_stream",
     "as_tensor",
+    "center_crop",
+    "center_crop_into",
+    "convertto",
+    "convertto_into",
+    "customcrop",
+    "customcrop_into",
     "flip",
     "flip_into",
+    "normalize",
+    "normalize_into",
+    "reformat",
+    "reformat_into",
     "reset_stats",
     "resize",
     "resize_crop_convert_reformat",
