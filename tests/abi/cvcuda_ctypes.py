@@ -100,21 +100,6 @@ class cvStats(ctypes.Structure):
         return cls(structSize=ctypes.sizeof(cls))
 
 
-class cvResizeCropConvertParams(ctypes.Structure):
-    _fields_ = [
-        ("structSize", ctypes.c_uint32),
-        ("resizeWidth", ctypes.c_int32),
-        ("resizeHeight", ctypes.c_int32),
-        ("interp", ctypes.c_int32),
-        ("cropX", ctypes.c_int32),
-        ("cropY", ctypes.c_int32),
-        ("reverseChannels", ctypes.c_int32),
-        ("srcCast", ctypes.c_int32),
-        ("scale", ctypes.c_float),
-        ("offset", ctypes.c_float),
-        ("normalize", ctypes.c_int32),
-        ("mean", ctypes.c_float * 4),
-        ("stddev", ctypes.c_float * 4),
 class cvNormalizeParams(ctypes.Structure):
     _fields_ = [
         ("structSize", ctypes.c_uint32),
@@ -133,12 +118,31 @@ class cvNormalizeParams(ctypes.Structure):
 
     @classmethod
     def init(cls):
-        """CV_RESIZE_CROP_CONVERT_PARAMS_INIT."""
-        return cls(structSize=ctypes.sizeof(cls), interp=3, srcCast=1, scale=1.0, stddev=(ctypes.c_float * 4)(1, 1, 1, 1))
-
-
         """CV_NORMALIZE_PARAMS_INIT."""
         return cls(structSize=ctypes.sizeof(cls), globalScale=1.0)
+
+
+class cvResizeCropConvertParams(ctypes.Structure):
+    _fields_ = [
+        ("structSize", ctypes.c_uint32),
+        ("resizeWidth", ctypes.c_int32),
+        ("resizeHeight", ctypes.c_int32),
+        ("interp", ctypes.c_int32),
+        ("cropX", ctypes.c_int32),
+        ("cropY", ctypes.c_int32),
+        ("reverseChannels", ctypes.c_int32),
+        ("srcCast", ctypes.c_int32),
+        ("scale", ctypes.c_float),
+        ("offset", ctypes.c_float),
+        ("normalize", ctypes.c_int32),
+        ("mean", ctypes.c_float * 4),
+        ("stddev", ctypes.c_float * 4),
+    ]
+
+    @classmethod
+    def init(cls):
+        """CV_RESIZE_CROP_CONVERT_PARAMS_INIT."""
+        return cls(structSize=ctypes.sizeof(cls), interp=3, srcCast=1, scale=1.0, stddev=(ctypes.c_float * 4)(1, 1, 1, 1))
 
 
 STRUCTS = {
