@@ -20,6 +20,16 @@ cvStatus cvStreamCreate(cvStream *out) {
     });
 }
 
+cvStatus cvStreamCreateWithHandle(void **cudaStream, cvStream *out) {
+    return capi::guarded(__func__, [&] {
+        capi::requireOut(cudaStream, "cudaStream");
+        capi::requireOut(out, "out");
+        Ref<Stream> s = Stream::create();
+        *cudaStream = s->handle();
+        *out = reinterpret_cast<cvStream>(s.detach());
+    });
+}
+
 cvStatus cvStreamWrap(void *cudaStream, cvStream *out) {
     return capi::guarded(__func__, [&] {
         capi::requireOut(out, "out");
@@ -49,7 +59,7 @@ cvStatus cvStreamSync(cvStream stream) {
     return capi::guarded(__func__, [&] {
         Stream &s = capi::deref<Stream>(stream, "stream");
         DeviceGuard guard(s.device());
-        checkCuda(cudaStreamSynchronize(s.handle()), "cudaStreamSynchronize");
+        s.synchronize();
         hazards::collect(false);
     });
 }

@@ -78,9 +78,18 @@ int main(void) {
     FIELD(cvNormalizeParams, globalShift);
     FIELD(cvNormalizeParams, epsilon);
     FIELD(cvNormalizeParams, reserved);
+    first = 0;
+    printf("}},\n \"cvCopyMakeBorderParams\": {\"size\": %zu, \"align\": %zu, \"fields\": {",
+           sizeof(cvCopyMakeBorderParams), _Alignof(cvCopyMakeBorderParams));
+    FIELD(cvCopyMakeBorderParams, structSize);
+    FIELD(cvCopyMakeBorderParams, top);
+    FIELD(cvCopyMakeBorderParams, left);
+    FIELD(cvCopyMakeBorderParams, borderMode);
+    FIELD(cvCopyMakeBorderParams, borderValue);
     printf("}}},\n \"enums\": {\"cvStatus\": %zu, \"cvDataType\": %zu, \"cvCaiStreamKind\": %zu, \"cvRoundMode\": %zu, "
-           "\"cvInterp\": %zu},\n",
-           sizeof(cvStatus), sizeof(cvDataType), sizeof(cvCaiStreamKind), sizeof(cvRoundMode), sizeof(cvInterp));
+           "\"cvInterp\": %zu, \"cvBorderMode\": %zu, \"cvColorConversion\": %zu, \"cvColorSpec\": %zu},\n",
+           sizeof(cvStatus), sizeof(cvDataType), sizeof(cvCaiStreamKind), sizeof(cvRoundMode), sizeof(cvInterp),
+           sizeof(cvBorderMode), sizeof(cvColorConversion), sizeof(cvColorSpec));
     printf(" \"constants\": {\"CV_MAX_DIMS\": %d, \"CV_VERSION_NUMBER\": %d}}\n", CV_MAX_DIMS, CV_VERSION_NUMBER);
     return 0;
 }

@@ -34,6 +34,9 @@ cvDataType = ctypes.c_int32
 cvCaiStreamKind = ctypes.c_int32
 cvInterp = ctypes.c_int32
 cvRoundMode = ctypes.c_int32
+cvBorderMode = ctypes.c_int32
+cvColorConversion = ctypes.c_int32
+cvColorSpec = ctypes.c_int32
 cvTensor = ctypes.c_void_p
 cvStream = ctypes.c_void_p
 cvCleanupFn = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
@@ -122,6 +125,21 @@ class cvNormalizeParams(ctypes.Structure):
         return cls(structSize=ctypes.sizeof(cls), globalScale=1.0)
 
 
+class cvCopyMakeBorderParams(ctypes.Structure):
+    _fields_ = [
+        ("structSize", ctypes.c_uint32),
+        ("top", ctypes.c_int32),
+        ("left", ctypes.c_int32),
+        ("borderMode", ctypes.c_int32),
+        ("borderValue", ctypes.c_double * 4),
+    ]
+
+    @classmethod
+    def init(cls):
+        """CV_COPY_MAKE_BORDER_PARAMS_INIT (borderMode CV_BORDER_MODE_CONSTANT = 1)."""
+        return cls(structSize=ctypes.sizeof(cls), borderMode=1)
+
+
 class cvResizeCropConvertParams(ctypes.Structure):
     _fields_ = [
         ("structSize", ctypes.c_uint32),
@@ -151,6 +169,7 @@ STRUCTS = {
     "cvStats": cvStats,
     "cvNormalizeParams": cvNormalizeParams,
     "cvResizeCropConvertParams": cvResizeCropConvertParams,
+    "cvCopyMakeBorderParams": cvCopyMakeBorderParams,
 }
 
 _P = ctypes.POINTER
@@ -164,6 +183,7 @@ SIGNATURES = {
     "cvDataTypeName": (ctypes.c_char_p, [cvDataType]),
     "cvDataTypeItemSize": (ctypes.c_int32, [cvDataType]),
     "cvStreamCreate": (cvStatus, [_P(cvStream)]),
+    "cvStreamCreateWithHandle": (cvStatus, [_P(ctypes.c_void_p), _P(cvStream)]),
     "cvStreamWrap": (cvStatus, [ctypes.c_void_p, _P(cvStream)]),
     "cvStreamRetain": (None, [cvStream]),
     "cvStreamRelease": (None, [cvStream]),
@@ -178,6 +198,10 @@ SIGNATURES = {
     "cvTensorSetCleanup": (cvStatus, [cvTensor, cvCleanupFn, ctypes.c_void_p]),
     "cvTensorExport": (cvStatus, [cvTensor, _P(cvArrayInterface), _P(cvStream)]),
     "cvTensorGetInfo": (cvStatus, [cvTensor, _P(cvTensorInfo)]),
+    "cvTensorExportDLPack": (cvStatus, [cvTensor, cvStream, ctypes.c_uint32, _P(ctypes.c_void_p)]),
+    "cvTensorWrapDLPack": (cvStatus, [ctypes.c_void_p, ctypes.c_char_p, cvStream, _P(cvTensor)]),
+    "cvTensorGetDevice": (cvStatus, [cvTensor, _P(ctypes.c_int32)]),
+    "cvTensorAddConsumer": (cvStatus, [cvTensor, cvStream]),
     "cvFlip": (cvStatus, [cvStream, cvTensor, cvTensor, ctypes.c_int32]),
     "cvResize": (cvStatus, [cvStream, cvTensor, cvTensor, ctypes.c_int32]),
     "cvResizeTorchvision": (cvStatus, [cvStream, cvTensor, cvTensor, ctypes.c_int32, ctypes.c_int32]),
@@ -187,6 +211,8 @@ SIGNATURES = {
     "cvConvertTo": (cvStatus, [cvStream, cvTensor, cvTensor, ctypes.c_double, ctypes.c_double, ctypes.c_int32]),
     "cvNormalize": (cvStatus, [cvStream, cvTensor, cvTensor, _P(cvNormalizeParams)]),
     "cvReformat": (cvStatus, [cvStream, cvTensor, cvTensor]),
+    "cvCvtColor": (cvStatus, [cvStream, cvTensor, cvTensor, ctypes.c_int32, ctypes.c_int32]),
+    "cvCopyMakeBorder": (cvStatus, [cvStream, cvTensor, cvTensor, _P(cvCopyMakeBorderParams)]),
     "cvGetStats": (cvStatus, [_P(cvStats)]),
     "cvResetStats": (None, []),
     "cvCollect": (cvStatus, []),

@@ -29,6 +29,8 @@ from ._errors import (
 )
 from ._library import __c_version__, reset_stats, stats, sync_and_collect
 from ._ops import flip, flip_into
+from ._ops_border import copymakeborder, copymakeborder_into
+from ._ops_color import ColorSpec, advcvtcolor, advcvtcolor_into, cvtcolor, cvtcolor_into
 from ._ops_convert import convertto, convertto_into
 from ._ops_crop import center_crop, center_crop_into, customcrop, customcrop_into
 from ._ops_normalize import normalize, normalize_into
@@ -44,6 +46,7 @@ from ._ops_resize import (
 from ._stream import Stream, as_stream
 from ._tensor import CudaArray, Tensor, _debug_disable_keepalive, as_tensor, reshape
 from ._types import Border, ChannelManip, ColorConversion, Interp, NormalizeFlags, RectI, Round, TensorLayout, Type
+from ._dlpack import from_dlpack
 
 __version__ = "0.1.0"
 
@@ -51,6 +54,7 @@ __all__ = [
     "Border",
     "ChannelManip",
     "ColorConversion",
+    "ColorSpec",
     "CudaArray",
     "CudaError",
     "Error",
@@ -68,16 +72,23 @@ __all__ = [
     "Tensor",
     "TensorLayout",
     "Type",
+    "advcvtcolor",
+    "advcvtcolor_into",
     "as_stream",
     "as_tensor",
     "center_crop",
     "center_crop_into",
     "convertto",
     "convertto_into",
+    "copymakeborder",
+    "copymakeborder_into",
     "customcrop",
     "customcrop_into",
+    "cvtcolor",
+    "cvtcolor_into",
     "flip",
     "flip_into",
+    "from_dlpack",
     "normalize",
     "normalize_into",
     "reformat",
