@@ -5,6 +5,7 @@
 #include "../kernels/copymakeborder.hpp"
 #include "../kernels/cvtcolor.hpp"
 #include "../kernels/flip.hpp"
+#include "../kernels/resize.hpp"
 
 #include <atomic>
 
@@ -50,6 +51,7 @@ void loadKernels(int device) {
     DeviceGuard guard(device);
     RelaxedCaptureMode relaxed; // cvStreamWrap of a capturing stream may be the library's first call
     checkCuda(cvk::preloadFlipKernels(), "cudaFuncGetAttributes (loading the flip kernels)");
+    checkCuda(cvk::preloadResizeKernels(), "cudaFuncGetAttributes (loading the resize kernels)");
     checkCuda(cvk::preloadCvtColorKernels(), "cudaFuncGetAttributes (loading the cvtcolor kernels)");
     checkCuda(cvk::preloadCopyMakeBorderKernels(), "cudaFuncGetAttributes (loading the copymakeborder kernels)");
     if (cached) gKernelsLoaded[device].store(true, std::memory_order_release);

@@ -8,6 +8,8 @@
 #include "stream.hpp"
 #include "tensor.hpp"
 
+#include "ops/op_common.hpp"
+
 #include "../kernels/flip.hpp"
 
 #include <algorithm>
@@ -17,25 +19,8 @@
 namespace cv {
 namespace {
 
-std::string shapeString(const TensorDesc &d) {
-    std::string s = "(";
-    for (int i = 0; i < d.ndim; ++i) s += concat(i ? ", " : "", d.shape[i]);
-    return s + (d.ndim == 1 ? ",)" : ")");
-}
-
-// True when two elements of d share bytes (zero strides, interleaved dimensions).
-bool selfOverlapping(const TensorDesc &d) {
-    std::vector<std::pair<int64_t, int64_t>> dims; // |stride|, shape
-    for (int i = 0; i < d.ndim; ++i)
-        if (d.shape[i] > 1) dims.push_back({std::llabs(d.strides[i]), d.shape[i]});
-    std::sort(dims.begin(), dims.end());
-    int64_t span = d.itemSize; // bytes covered by the inner dimensions
-    for (const auto &[stride, n] : dims) {
-        if (stride < span) return true;
-        span = stride * (n - 1) + span;
-    }
-    return false;
-}
+using ops::selfOverlapping;
+using ops::shapeString;
 
 // A dimension of the canonical view: its extent and its byte strides in src and dst.
 struct Dim {

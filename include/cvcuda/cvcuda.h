@@ -15,6 +15,8 @@
 #include "cvtcolor.h"
 #include "dlpack_interop.h"
 #include "flip.h"
+#include "interp.h"
+#include "resize.h"
 #include "crop.h"
 #include "convert_to.h"
 #include "normalize.h"

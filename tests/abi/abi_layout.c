@@ -48,6 +48,22 @@ int main(void) {
     FIELD(cvStats, liveTensors);
     FIELD(cvStats, liveStreams);
     first = 0;
+    printf("}},\n \"cvResizeCropConvertParams\": {\"size\": %zu, \"align\": %zu, \"fields\": {",
+           sizeof(cvResizeCropConvertParams), _Alignof(cvResizeCropConvertParams));
+    FIELD(cvResizeCropConvertParams, structSize);
+    FIELD(cvResizeCropConvertParams, resizeWidth);
+    FIELD(cvResizeCropConvertParams, resizeHeight);
+    FIELD(cvResizeCropConvertParams, interp);
+    FIELD(cvResizeCropConvertParams, cropX);
+    FIELD(cvResizeCropConvertParams, cropY);
+    FIELD(cvResizeCropConvertParams, reverseChannels);
+    FIELD(cvResizeCropConvertParams, srcCast);
+    FIELD(cvResizeCropConvertParams, scale);
+    FIELD(cvResizeCropConvertParams, offset);
+    FIELD(cvResizeCropConvertParams, normalize);
+    FIELD(cvResizeCropConvertParams, mean);
+    FIELD(cvResizeCropConvertParams, stddev);
+    first = 0;
     printf("}},\n \"cvNormalizeParams\": {\"size\": %zu, \"align\": %zu, \"fields\": {", sizeof(cvNormalizeParams),
            _Alignof(cvNormalizeParams));
     FIELD(cvNormalizeParams, structSize);
@@ -70,10 +86,10 @@ int main(void) {
     FIELD(cvCopyMakeBorderParams, left);
     FIELD(cvCopyMakeBorderParams, borderMode);
     FIELD(cvCopyMakeBorderParams, borderValue);
-    printf("}}},\n \"enums\": {\"cvStatus\": %zu, \"cvDataType\": %zu, \"cvCaiStreamKind\": %zu, \"cvBorderMode\": %zu, "
-           "\"cvColorConversion\": %zu, \"cvColorSpec\": %zu, \"cvRoundMode\": %zu},\n",
-           sizeof(cvStatus), sizeof(cvDataType), sizeof(cvCaiStreamKind), sizeof(cvBorderMode), sizeof(cvColorConversion),
-           sizeof(cvColorSpec), sizeof(cvRoundMode));
+    printf("}}},\n \"enums\": {\"cvStatus\": %zu, \"cvDataType\": %zu, \"cvCaiStreamKind\": %zu, \"cvRoundMode\": %zu, "
+           "\"cvInterp\": %zu, \"cvBorderMode\": %zu, \"cvColorConversion\": %zu, \"cvColorSpec\": %zu},\n",
+           sizeof(cvStatus), sizeof(cvDataType), sizeof(cvCaiStreamKind), sizeof(cvRoundMode), sizeof(cvInterp),
+           sizeof(cvBorderMode), sizeof(cvColorConversion), sizeof(cvColorSpec));
     printf(" \"constants\": {\"CV_MAX_DIMS\": %d, \"CV_VERSION_NUMBER\": %d}}\n", CV_MAX_DIMS, CV_VERSION_NUMBER);
     return 0;
 }

@@ -32,6 +32,7 @@ CV_DTYPE_FLOAT32 = 12
 cvStatus = ctypes.c_int32
 cvDataType = ctypes.c_int32
 cvCaiStreamKind = ctypes.c_int32
+cvInterp = ctypes.c_int32
 cvRoundMode = ctypes.c_int32
 cvBorderMode = ctypes.c_int32
 cvColorConversion = ctypes.c_int32
@@ -139,11 +140,35 @@ class cvCopyMakeBorderParams(ctypes.Structure):
         return cls(structSize=ctypes.sizeof(cls), borderMode=1)
 
 
+class cvResizeCropConvertParams(ctypes.Structure):
+    _fields_ = [
+        ("structSize", ctypes.c_uint32),
+        ("resizeWidth", ctypes.c_int32),
+        ("resizeHeight", ctypes.c_int32),
+        ("interp", ctypes.c_int32),
+        ("cropX", ctypes.c_int32),
+        ("cropY", ctypes.c_int32),
+        ("reverseChannels", ctypes.c_int32),
+        ("srcCast", ctypes.c_int32),
+        ("scale", ctypes.c_float),
+        ("offset", ctypes.c_float),
+        ("normalize", ctypes.c_int32),
+        ("mean", ctypes.c_float * 4),
+        ("stddev", ctypes.c_float * 4),
+    ]
+
+    @classmethod
+    def init(cls):
+        """CV_RESIZE_CROP_CONVERT_PARAMS_INIT."""
+        return cls(structSize=ctypes.sizeof(cls), interp=3, srcCast=1, scale=1.0, stddev=(ctypes.c_float * 4)(1, 1, 1, 1))
+
+
 STRUCTS = {
     "cvArrayInterface": cvArrayInterface,
     "cvTensorInfo": cvTensorInfo,
     "cvStats": cvStats,
     "cvNormalizeParams": cvNormalizeParams,
+    "cvResizeCropConvertParams": cvResizeCropConvertParams,
     "cvCopyMakeBorderParams": cvCopyMakeBorderParams,
 }
 
@@ -178,6 +203,9 @@ SIGNATURES = {
     "cvTensorGetDevice": (cvStatus, [cvTensor, _P(ctypes.c_int32)]),
     "cvTensorAddConsumer": (cvStatus, [cvTensor, cvStream]),
     "cvFlip": (cvStatus, [cvStream, cvTensor, cvTensor, ctypes.c_int32]),
+    "cvResize": (cvStatus, [cvStream, cvTensor, cvTensor, ctypes.c_int32]),
+    "cvResizeTorchvision": (cvStatus, [cvStream, cvTensor, cvTensor, ctypes.c_int32, ctypes.c_int32]),
+    "cvResizeCropConvertReformat": (cvStatus, [cvStream, cvTensor, cvTensor, _P(cvResizeCropConvertParams)]),
     "cvCustomCrop": (cvStatus, [cvStream, cvTensor, cvTensor] + [ctypes.c_int32] * 4),
     "cvCenterCrop": (cvStatus, [cvStream, cvTensor, cvTensor, ctypes.c_int32, ctypes.c_int32]),
     "cvConvertTo": (cvStatus, [cvStream, cvTensor, cvTensor, ctypes.c_double, ctypes.c_double, ctypes.c_int32]),

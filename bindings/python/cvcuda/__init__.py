@@ -35,6 +35,14 @@ from ._ops_convert import convertto, convertto_into
 from ._ops_crop import center_crop, center_crop_into, customcrop, customcrop_into
 from ._ops_normalize import normalize, normalize_into
 from ._ops_reformat import reformat, reformat_into
+from ._ops_resize import (
+    resize,
+    resize_crop_convert_reformat,
+    resize_crop_convert_reformat_into,
+    resize_into,
+    tvresize,
+    tvresize_into,
+)
 from ._stream import Stream, as_stream
 from ._tensor import CudaArray, Tensor, _debug_disable_keepalive, as_tensor, reshape
 from ._types import Border, ChannelManip, ColorConversion, Interp, NormalizeFlags, RectI, Round, TensorLayout, Type
@@ -86,7 +94,13 @@ __all__ = [
     "reformat",
     "reformat_into",
     "reset_stats",
+    "resize",
+    "resize_crop_convert_reformat",
+    "resize_crop_convert_reformat_into",
+    "resize_into",
     "reshape",
     "stats",
     "sync_and_collect",
+    "tvresize",
+    "tvresize_into",
 ]

@@ -1,0 +1,174 @@
+// The resize sampler's arithmetic on the CPU (the same __host__ __device__ functions the kernels run), row by row
+// against values worked out by hand from OpenCV's resize.cpp and PyTorch's UpSample kernels. Needs no GPU.
+#include "../../kernels/resize_filters.cuh"
+
+#include <catch2/catch_approx.hpp>
+#include <catch2/catch_test_macros.hpp>
+
+#include <cstdint>
+#include <vector>
+
+using namespace cvk::resize;
+using Catch::Approx;
+
+namespace {
+
+struct TapRow {
+    const char *name;
+    int32_t src, dst, d;
+    int32_t first;
+    float w0, w1;
+};
+
+struct IndexRow {
+    const char *name;
+    int32_t src, dst, d, expected;
+};
+
+} // namespace
+
+TEST_CASE("resize axis: OpenCV's scale and the integer factor of INTER_AREA", "[resize][cpu]") {
+    CHECK(makeAxis(100, 50).iscale == 2);
+    CHECK(makeAxis(99, 33).iscale == 3);
+    CHECK(makeAxis(5, 2).iscale == 0);
+    CHECK(makeAxis(4, 8).iscale == 0);
+    CHECK(makeAxis(7, 7).iscale == 1);
+    CHECK(areaKindOf(makeAxis(100, 50), makeAxis(99, 33)) == kAreaFast);
+    CHECK(areaKindOf(makeAxis(5, 2), makeAxis(99, 33)) == kAreaTable);
+    CHECK(areaKindOf(makeAxis(5, 2), makeAxis(2, 5)) == kAreaLinear);
+}
+
+TEST_CASE("resize nearest: INTER_NEAREST_EXACT (centre) and INTER_NEAREST (floor)", "[resize][cpu]") {
+    const std::vector<IndexRow> exact = {
+        {"3 -> 2, first", 3, 2, 0, 0},     // centre 0.75
+        {"3 -> 2, second", 3, 2, 1, 2},    // centre 2.25
+        {"2 -> 5, last", 2, 5, 4, 1},      // centre 1.8
+        {"1 -> 7", 1, 7, 6, 0},
+        {"1920 -> 1", 1920, 1, 0, 960},    // centre 960
+        {"1080 -> 224, last", 1080, 224, 223, 1077},
+        {"512 -> 224, centre on an edge", 512, 224, 3, 8},  // 3.5 * 512/224 = 8 exactly: the right-hand pixel
+        {"1280 -> 300, centre on an edge", 1280, 300, 37, 160},
+    };
+    for (const IndexRow &r : exact) {
+        INFO(r.name);
+        CHECK(nearestExact(makeAxis(r.src, r.dst), r.d) == r.expected);
+    }
+    const std::vector<IndexRow> floorRows = {
+        {"3 -> 2, second", 3, 2, 1, 1},
+        {"2 -> 5, last", 2, 5, 4, 1},
+        {"1920 -> 1", 1920, 1, 0, 0},
+        {"5 -> 3, last", 5, 3, 2, 3},      // floor(2 * 5/3)
+    };
+    for (const IndexRow &r : floorRows) {
+        INFO(r.name);
+        CHECK(nearestFloor(makeAxis(r.src, r.dst), r.d) == r.expected);
+    }
+}
+
+TEST_CASE("resize linear taps: centre-aligned, clamped at both borders", "[resize][cpu]") {
+    const std::vector<TapRow> rows = {
+        {"upscale, left border", 4, 8, 0, 0, 1.f, 0.f},   // -0.25 -> clamped
+        {"upscale, inside", 4, 8, 1, 0, 0.75f, 0.25f},    // 0.25
+        {"upscale, right border", 4, 8, 7, 3, 1.f, 0.f},  // 3.25 -> clamped
+        {"downscale by 2", 8, 4, 1, 2, 0.5f, 0.5f},       // 2.5
+        {"one pixel", 1, 5, 3, 0, 1.f, 0.f},
+    };
+    for (const TapRow &r : rows) {
+        INFO(r.name);
+        const Taps t = linearTaps(makeAxis(r.src, r.dst), r.d);
+        CHECK(t.first == r.first);
+        CHECK(t.w[0] == Approx(r.w0));
+        CHECK(t.w[1] == Approx(r.w1));
+    }
+    CHECK(fixedWeight(0.25f) == 512);
+    CHECK(fixedWeight(0.75f) == 1536);
+    CHECK(fixedWeight(1.f / 3) == 683);
+    CHECK(fixedWeight(-0.09375f) == -192);
+}
+
+TEST_CASE("resize area-mode taps of an upscaled axis (OpenCV's INTER_AREA when enlarging)", "[resize][cpu]") {
+    const Axis a = makeAxis(2, 5);
+    CHECK(areaLinearTaps(a, 0).first == 0);
+    CHECK(areaLinearTaps(a, 0).w[1] == 0.f);
+    CHECK(areaLinearTaps(a, 1).w[1] == 0.f);
+    CHECK(areaLinearTaps(a, 2).first == 0);
+    CHECK(areaLinearTaps(a, 2).w[1] == Approx(0.5f)); // the pixel straddles source pixels 0 and 1
+    CHECK(areaLinearTaps(a, 3).first == 1);
+    CHECK(areaLinearTaps(a, 3).w[1] == 0.f);
+}
+
+TEST_CASE("resize cubic taps: a = -0.75, partition of unity", "[resize][cpu]") {
+    const Taps same = cubicTaps(makeAxis(9, 9), 4); // x = 0: the pixel itself
+    CHECK(same.first == 3);
+    CHECK(same.w[0] == Approx(0.f).margin(1e-7));
+    CHECK(same.w[1] == Approx(1.f));
+    CHECK(same.w[2] == Approx(0.f).margin(1e-7));
+    const Taps half = cubicTaps(makeAxis(4, 8), 2); // 0.75 -> s = 0, x = 0.75
+    CHECK(half.first == -1);
+    const Taps mid = cubicTaps(makeAxis(8, 4), 1); // 2.5 -> x = 0.5
+    CHECK(mid.first == 1);
+    CHECK(mid.w[0] == Approx(-0.09375f));
+    CHECK(mid.w[1] == Approx(0.59375f));
+    CHECK(mid.w[2] == Approx(0.59375f));
+    CHECK(mid.w[3] == Approx(-0.09375f));
+}
+
+TEST_CASE("resize area cells: OpenCV's computeResizeAreaTab", "[resize][cpu]") {
+    const Axis a = makeAxis(5, 2); // scale 2.5
+    const AreaCell c0 = areaCell(a, 0);
+    CHECK(c0.lo == 0);
+    CHECK(c0.hi == 2);
+    CHECK(c0.inner == Approx(0.4f));
+    CHECK(c0.head == 0.f);
+    CHECK(c0.tail == Approx(0.2f)); // half of pixel 2
+    const AreaCell c1 = areaCell(a, 1);
+    CHECK(c1.lo == 3);
+    CHECK(c1.hi == 4);
+    CHECK(c1.head == Approx(0.2f)); // the other half of pixel 2
+    CHECK(c1.tail == Approx(0.4f)); // pixel 4, whole
+}
+
+TEST_CASE("resize rounding: saturate_cast half to even, fixed point half up", "[resize][cpu]") {
+    CHECK(saturateFloat<uint8_t>(2.5f) == 2);
+    CHECK(saturateFloat<uint8_t>(3.5f) == 4);
+    CHECK(saturateFloat<uint8_t>(-3.f) == 0);
+    CHECK(saturateFloat<uint8_t>(300.f) == 255);
+    CHECK(saturateFloat<int16_t>(-40000.f) == -32768);
+    CHECK(saturateFloat<uint16_t>(70000.f) == 65535);
+    CHECK(fixedToU8(1 << 21) == 1);
+    CHECK(fixedToU8((1 << 21) - 1) == 0);
+    CHECK(fixedToU8(-5) == 0);
+    CHECK(fixedToU8(300 << 22) == 255);
+}
+
+TEST_CASE("resize sampler on a host image: uint8 fixed point and float agree with hand values", "[resize][cpu]") {
+    const uint8_t img[4] = {0, 100, 200, 255}; // 2 x 2, one channel
+    const Plane p{reinterpret_cast<const char *>(img), 2, 1, 1};
+    Mapping m{makeAxis(2, 1), makeAxis(2, 1), kLinear, kAreaFast};
+    int got = -1;
+    float real = -1.f;
+    samplePixel<uint8_t, kLinear>(m, p, 0, 0, 1, [&](int32_t, uint8_t v, float r) { got = v, real = r; });
+    CHECK(got == 139); // 138.75, fixed point rounds half up
+    CHECK(real == Approx(138.75f));
+    m.interp = kArea;
+    samplePixel<uint8_t, kArea>(m, p, 0, 0, 1, [&](int32_t, uint8_t v, float) { got = v; });
+    CHECK(got == 139);
+}
+
+TEST_CASE("torchvision antialias windows: support scaled by the downscale factor, weights normalised", "[resize][cpu]") {
+    // 8 -> 2 bilinear AA: scale 4, support 4, centre of output 0 at 2: source [0, 6), triangle of half-width 4.
+    const TvWindow w = tvWindow(8, 4.f, 0, 1.f);
+    CHECK(w.lo == 0);
+    CHECK(w.size == 6);
+    const float total = tvAATotal<false>(w);
+    float sum = 0.f;
+    for (int32_t j = 0; j < w.size; ++j) sum += tvAAWeight<false>(w, j, total);
+    CHECK(sum == Approx(1.f));
+    CHECK(tvAAWeight<false>(w, 1, total) == Approx(tvAAWeight<false>(w, 2, total))); // symmetric about 2
+    // Upscaling: support stays at the filter's own size (1 for bilinear, 2 for bicubic).
+    const TvWindow up = tvWindow(4, 0.5f, 3, 2.f);
+    CHECK(up.lo == 0);
+    CHECK(up.size == 4);
+    CHECK(tvAAFilter<true>(0.f) == 1.f);
+    CHECK(tvAAFilter<true>(1.5f) == Approx(-0.0625f)); // Keys a = -0.5
+}
