@@ -80,19 +80,25 @@ TEST_CASE("8 threads x 10000 operations sharing tensors: every result equals the
     shared.upload(randomImage(shape, 22));
     Tensor tSrc = wrap(sharedSrc, shape, kCaiNone), tShared = wrap(shared, shape, kCaiNone);
     std::vector<std::unique_ptr<DeviceBuffer>> privA, privB;
+    // Streams and wrappers are made here: Catch2's assertions (inside the fixtures) must not run on worker threads.
+    std::vector<Stream> streams;
+    std::vector<Tensor> tensorsA, tensorsB;
     for (int i = 0; i < kThreads; ++i) {
         privA.push_back(std::make_unique<DeviceBuffer>(shape.bytes()));
         privB.push_back(std::make_unique<DeviceBuffer>(shape.bytes()));
         privA.back()->fill(kPoison);
         privB.back()->fill(kPoison);
+        streams.push_back(createStream());
+        tensorsA.push_back(wrap(*privA.back(), shape, kCaiNone));
+        tensorsB.push_back(wrap(*privB.back(), shape, kCaiNone));
     }
     std::mutex turnMutex;
     std::condition_variable turnChanged;
     int turn = 0; // whose turn it is to write the shared tensor
     std::atomic<int> failures{0};
     auto worker = [&](int id) {
-        Stream s = createStream();
-        Tensor a = wrap(*privA[id], shape, kCaiNone), b = wrap(*privB[id], shape, kCaiNone);
+        const Stream &s = streams[id];
+        const Tensor &a = tensorsA[id], &b = tensorsB[id];
         for (int r = 0; r < kRounds; ++r) {
             // 4 operations a round: two on private memory from the shared source, then (in turn) shared -> b and
             // a -> shared, so the shared tensor's content is the previous writer's a, flipped.
