@@ -634,5 +634,11 @@ namespace detail {
 void setHazardTrackingEnabled(bool enabled) noexcept { hazards::trackingEnabled().store(enabled, std::memory_order_relaxed); }
 void setAwaitRecordedEnabled(bool enabled) noexcept { hazards::awaitEnabled().store(enabled, std::memory_order_relaxed); }
 void setBeforeLaunchHook(void (*hook)()) noexcept { hazards::beforeLaunchHook().store(hook, std::memory_order_release); }
+size_t registeredRegions() noexcept {
+    hazards::Engine &e = hazards::engine();
+    std::lock_guard<std::mutex> lock(e.mutex);
+    return e.regions.size();
+}
+size_t deferredCleanups() noexcept { return hazards::engine().deferred.count.load(std::memory_order_relaxed); }
 } // namespace detail
 } // namespace cv
