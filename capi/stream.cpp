@@ -14,7 +14,7 @@ extern "C" {
 cvStatus cvStreamCreate(cvStream *out) {
     return capi::guarded(__func__, [&] {
         capi::requireOut(out, "out");
-        *out = reinterpret_cast<cvStream>(Stream::create().detach());
+        *out = capi::newHandle<cvStream>(Stream::create());
     });
 }
 
@@ -23,16 +23,16 @@ cvStatus cvStreamWrap(void *cudaStream, cvStream *out) {
         capi::requireOut(out, "out");
         Ref<Stream> s = Stream::adopt(static_cast<cudaStream_t>(cudaStream));
         loadKernels(s->device());
-        *out = reinterpret_cast<cvStream>(s.detach());
+        *out = capi::newHandle<cvStream>(std::move(s));
     });
 }
 
 void cvStreamRetain(cvStream stream) {
-    if (stream != nullptr && reinterpret_cast<Stream *>(stream)->hasMagic(Stream::kMagic)) reinterpret_cast<Stream *>(stream)->retain();
+    capi::retainHandle<Stream>(stream);
 }
 
 void cvStreamRelease(cvStream stream) {
-    if (stream != nullptr && reinterpret_cast<Stream *>(stream)->hasMagic(Stream::kMagic)) reinterpret_cast<Stream *>(stream)->release();
+    capi::releaseHandle<Stream>(stream);
 }
 
 cvStatus cvStreamGetHandle(cvStream stream, void **cudaStream) {

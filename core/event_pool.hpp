@@ -11,7 +11,6 @@ class Stream;
 
 class Event final : public RefCounted {
 public:
-    static constexpr uint32_t kMagic = 0x45565431; // "EVT1"
     cudaEvent_t handle() const noexcept { return handle_; }
     int device() const noexcept { return device_; }
     // Non-blocking: true once the work captured by the last record has completed.
@@ -19,7 +18,7 @@ public:
 
 private:
     friend class EventPool;
-    Event(cudaEvent_t handle, int device) noexcept : RefCounted(kMagic), handle_(handle), device_(device) {}
+    Event(cudaEvent_t handle, int device) noexcept : handle_(handle), device_(device) {}
     void lastReleased() noexcept override;
     cudaEvent_t handle_;
     int device_;

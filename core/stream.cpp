@@ -18,7 +18,7 @@ std::map<cudaStream_t, Stream *> *gOwned = nullptr;
 } // namespace
 
 Stream::Stream(cudaStream_t handle, int device, bool owned) noexcept
-    : RefCounted(kMagic), handle_(handle), device_(device), owned_(owned) {
+    : handle_(handle), device_(device), owned_(owned) {
     stats().liveStreams.fetch_add(1, std::memory_order_relaxed);
 }
 

@@ -2,7 +2,7 @@
 
 The declarations are the C preprocessor's output of include/cvcuda/cvcuda.h (comments and include guards gone,
 CV_API empty), so Python and C cannot drift; tests/python/test_ffi_drift.py regenerates the module and compares.
-Integer macros (CV_MAX_DIMS, CV_VERSION_*) are evaluated by the same preprocessor and added as cffi "#define"s, so
+Integer macros (CV_MAX_DIMS, CVCUDA_C_VERSION_*) are evaluated by the same preprocessor and added as cffi "#define"s, so
 they reach Python as lib.CV_MAX_DIMS and ffi-level constants without being copied by hand.
 
 Usage: python gen_ffi.py [--include DIR] [--output FILE] [--cc CC]

@@ -49,6 +49,6 @@ int main(void) {
     FIELD(cvStats, liveStreams);
     printf("}}},\n \"enums\": {\"cvStatus\": %zu, \"cvDataType\": %zu, \"cvCaiStreamKind\": %zu},\n", sizeof(cvStatus),
            sizeof(cvDataType), sizeof(cvCaiStreamKind));
-    printf(" \"constants\": {\"CV_MAX_DIMS\": %d, \"CV_VERSION_NUMBER\": %d}}\n", CV_MAX_DIMS, CV_VERSION_NUMBER);
+    printf(" \"constants\": {\"CV_MAX_DIMS\": %d, \"CVCUDA_C_VERSION_NUMBER\": %d}}\n", CV_MAX_DIMS, CVCUDA_C_VERSION_NUMBER);
     return 0;
 }

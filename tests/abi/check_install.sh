@@ -28,7 +28,7 @@ echo "installed layout: ok ($libdir, $includedir)"
 
 # pkg-config: the sysroot prefix maps the .pc's absolute paths into the destdir.
 export PKG_CONFIG_PATH="$(dirname "$pc")" PKG_CONFIG_SYSROOT_DIR="$root"
-header_version=$(awk '/^#define CV_VERSION_(MAJOR|MINOR|PATCH) /{v = v (v == "" ? "" : ".") $3} END{print v}' \
+header_version=$(awk '/^#define CVCUDA_C_VERSION_(MAJOR|MINOR|PATCH) /{v = v (v == "" ? "" : ".") $3} END{print v}' \
   "$source/include/cvcuda/version.h")
 [ "$(pkg-config --modversion cvcuda_c)" = "$header_version" ] ||
   fail "pkg-config says version $(pkg-config --modversion cvcuda_c), the header $header_version"

@@ -47,7 +47,7 @@ static int oneCycle(const char *libraryPath, int cycle, int threadsBefore) {
     CvApi api;
     CHECK(cvApiOpen(&api, libraryPath) == 0);
     CHECK(threadCount() == threadsBefore);
-    CHECK(api.getVersion() == CV_VERSION_NUMBER);
+    CHECK(api.getVersion() == CVCUDA_C_VERSION_NUMBER);
 
     cvArrayInterface cai = CV_ARRAY_INTERFACE_INIT;
     cai.data = 0x7f0000200000ull + (uint64_t)cycle * 4096;

@@ -27,7 +27,7 @@ void countCleanup(void *userData) { ++*static_cast<int *>(userData); }
 
 } // namespace
 
-TEST_CASE("cvcuda::version is the header's", "[cpp]") { CHECK(cvcuda::version() == CV_VERSION_NUMBER); }
+TEST_CASE("cvcuda::version is the header's", "[cpp]") { CHECK(cvcuda::version() == CVCUDA_C_VERSION_NUMBER); }
 
 TEST_CASE("cvcuda::Error carries the library's message and status", "[cpp]") {
     try {
