@@ -4,6 +4,8 @@
 // (scripts/sanitizers.sh) runs these with CVCUDA_TEST_ITERATIONS raised.
 #include "cai.hpp"
 
+#include "../../core/error.hpp"
+
 #include <catch2/catch_test_macros.hpp>
 #include <cvcuda/cvcuda.h>
 
@@ -34,7 +36,9 @@ public:
             round_.store(round + 1, std::memory_order_release);
             return;
         }
-        while (round_.load(std::memory_order_acquire) == round) std::this_thread::yield();
+        // Busy first, so that the racers leave together; then yield, so that a loaded machine still progresses.
+        for (int spins = 0; round_.load(std::memory_order_acquire) == round; ++spins)
+            if (spins > 20000) std::this_thread::yield();
     }
 
 private:
@@ -42,6 +46,17 @@ private:
     std::atomic<int> arrived_{0};
     std::atomic<int> round_{0};
 };
+
+// Fault hook (core/error.hpp) run at the entry of every C call: the two cvTensorSetCleanup calls of a round meet here
+// and leave together, busy-waiting, so that their checks overlap as often as the machine's cores allow.
+std::atomic<int> gRendezvous{0};
+void meetAtSetCleanup(const char *function) {
+    if (std::string(function) != "cvTensorSetCleanup") return;
+    const int ticket = gRendezvous.fetch_add(1, std::memory_order_acq_rel);
+    const int target = (ticket / 2 + 1) * 2;
+    for (int spins = 0; gRendezvous.load(std::memory_order_acquire) < target; ++spins)
+        if (spins > 20000) std::this_thread::yield();
+}
 
 void countCall(void *counter) { static_cast<std::atomic<int> *>(counter)->fetch_add(1, std::memory_order_relaxed); }
 
@@ -69,6 +84,8 @@ TEST_CASE("cvTensorSetCleanup: of two racing calls exactly one wins", "[threads]
             barrier.wait(); // both calls returned
         }
     };
+    gRendezvous.store(0);
+    cv::detail::setFaultHook(meetAtSetCleanup);
     std::thread a(racer, 0), b(racer, 1);
     int badRounds = 0;
     for (int r = 0; r < rounds; ++r) {
@@ -84,6 +101,7 @@ TEST_CASE("cvTensorSetCleanup: of two racing calls exactly one wins", "[threads]
     }
     a.join();
     b.join();
+    cv::detail::setFaultHook(nullptr);
     CHECK(wrongStatus.load() == 0);
     CHECK(badRounds == 0);
     CHECK(successes.load() == rounds);
