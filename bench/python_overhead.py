@@ -1,4 +1,4 @@
-"""Host time per call of the Python layer (issue 6 targets: <= 5 us for flip and for as_tensor).
+"""Host time per call of the Python layer (targets: <= 5 us for flip and for as_tensor).
 
 Measures, on an idle GPU, the median host wall time over 10 000 calls of:
   cvcuda.flip(t, 1, stream=s)   on a 1x224x224x3 uint8 NHWC tensor

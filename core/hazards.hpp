@@ -1,4 +1,4 @@
-// The stream-ordering engine (ARCHITECTURE.md, "Stream ordering"): hazard state per memory range, shared by every
+// The stream-ordering engine (docs/streams.md): hazard state per memory range, shared by every
 // tensor viewing overlapping memory; cross-stream waits through pooled events; the defensive device sync for
 // producers of unknown stream; deferred releases.
 #pragma once

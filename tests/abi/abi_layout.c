@@ -1,5 +1,5 @@
 /* Prints, as JSON, what the C compiler makes of the public structs and enums: sizeof, alignment and every field's
- * offset and size. test_ctypes_abi.py compares it with what the ctypes binding declares (issue 7). */
+ * offset and size. test_ctypes_abi.py compares it with what the ctypes binding declares. */
 #include <cvcuda/cvcuda.h>
 
 #include <stddef.h>

@@ -1,6 +1,6 @@
 #!/bin/sh
 # `meson install` lays out headers, the versioned library, cvcuda_c.pc and the CMake package, and the C and C++
-# samples build against the installed tree with pkg-config and with find_package(cvcuda_c) (issue 7). The built
+# samples build against the installed tree with pkg-config and with find_package(cvcuda_c). The built
 # samples then run: exit 0 (flipped on a GPU) or 77 (no GPU) proves they load the installed library.
 # Usage: check_install.sh BUILD_DIR SOURCE_DIR WORK_DIR CUDA_ROOT
 set -eu

@@ -1,4 +1,4 @@
-/* A plugin host (issue 7): dlopen()s libcvcuda_c.so.1 with RTLD_LOCAL, resolves the API with dlsym, uses it and
+/* A plugin host: dlopen()s libcvcuda_c.so.1 with RTLD_LOCAL, resolves the API with dlsym, uses it and
  * dlclose()s it, 100 times; then two independent plugins load it in one process. Checks that loading starts no
  * thread, that cleanup callbacks run before dlclose, and that the last dlclose really unmaps the library (no
  * thread_local destructor or unique symbol pins it). Run under valgrind it also shows that the cycles leak nothing.

@@ -1,4 +1,4 @@
-"""The ABI as ctypes sees it (issue 7): struct sizes and field offsets equal what the C compiler reports
+"""The ABI as ctypes sees it: struct sizes and field offsets equal what the C compiler reports
 (abi_layout), every exported function is declared, and the no-GPU paths behave.
 
 Environment: CVCUDA_C_LIBRARY (path of libcvcuda_c.so.1), CVCUDA_ABI_LAYOUT (path of the abi_layout program),

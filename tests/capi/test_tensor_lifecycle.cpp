@@ -5,6 +5,7 @@
 #include <cvcuda/cvcuda.h>
 
 #include <cstring>
+#include <utility>
 #include <string>
 
 using namespace cvtest;
@@ -78,6 +79,43 @@ TEST_CASE("cleanup callback of a tensor never used on the GPU runs once, at the 
         REQUIRE(cvSyncAndCollect() == CV_SUCCESS);
         CHECK(log.calls == 1);
     }
+}
+
+// include/cvcuda/tensor.h and docs/threading.md: the callback runs with no library lock held and may call back in.
+TEST_CASE("a cleanup callback may call back into the library", "[lifecycle]") {
+    struct Chain {
+        cvTensor next = nullptr; // released by the callback, whose own callback then runs
+        int calls = 0;
+        int64_t infoNdim = -1;
+        cvStatus wrapStatus = CV_ERROR_INTERNAL;
+    };
+    static constexpr auto reenter = [](void *userData) {
+        auto *chain = static_cast<Chain *>(userData);
+        ++chain->calls;
+        cvArrayInterface cai = makeCai("|u1", {3});
+        cvTensor fresh = nullptr;
+        chain->wrapStatus = cvTensorWrap(&cai, "W", &fresh);
+        cvTensorInfo info = CV_TENSOR_INFO_INIT;
+        if (cvTensorGetInfo(fresh, &info) == CV_SUCCESS) chain->infoNdim = info.ndim;
+        cvTensorRelease(fresh);
+        cvTensorRelease(std::exchange(chain->next, nullptr));
+    };
+    const int64_t before = liveTensors();
+    Chain first, second;
+    cvArrayInterface cai = makeCai("|u1", {4});
+    cvTensor a = nullptr, b = nullptr;
+    REQUIRE(cvTensorWrap(&cai, "W", &a) == CV_SUCCESS);
+    REQUIRE(cvTensorWrap(&cai, "W", &b) == CV_SUCCESS);
+    first.next = b;
+    REQUIRE(cvTensorSetCleanup(a, reenter, &first) == CV_SUCCESS);
+    REQUIRE(cvTensorSetCleanup(b, reenter, &second) == CV_SUCCESS);
+    cvTensorRelease(a);
+    CHECK(first.calls == 1);
+    CHECK(second.calls == 1);
+    CHECK(first.wrapStatus == CV_SUCCESS);
+    CHECK(second.wrapStatus == CV_SUCCESS);
+    CHECK(first.infoNdim == 1);
+    CHECK(liveTensors() == before);
 }
 
 TEST_CASE("cvTensorSetCleanup errors", "[lifecycle]") {
