@@ -127,14 +127,24 @@ uint32_t HandleTable::grow() {
     return index + 1;
 }
 
-template <> HandleTable &handleTable<Tensor>() noexcept {
-    static HandleTable table(1); // constant-initialised, trivially destructible: usable until the process ends
-    return table;
+HandleTable::~HandleTable() {
+    {
+        // A call made after this (from another static destructor) finds no handle and cannot make one.
+        std::lock_guard<std::mutex> lock(growMutex_);
+        used_ = kCapacity;
+        freeHead_.store(0, std::memory_order_release);
+    }
+    for (auto &chunk : directory_) delete[] chunk.exchange(nullptr, std::memory_order_acq_rel);
 }
 
-template <> HandleTable &handleTable<Stream>() noexcept {
-    static HandleTable table(2);
-    return table;
-}
+namespace {
+// Constant-initialised (constexpr constructor): usable from the first call, whatever the order of static
+// initialisation.
+HandleTable gTensorHandles(1);
+HandleTable gStreamHandles(2);
+} // namespace
+
+template <> HandleTable &handleTable<Tensor>() noexcept { return gTensorHandles; }
+template <> HandleTable &handleTable<Stream>() noexcept { return gStreamHandles; }
 
 } // namespace cv::capi

@@ -1,7 +1,8 @@
 // The identity of the handles given to C callers. A handle is not a pointer: it encodes a slot of a table, the
 // slot's generation and the handle's type, so that a released, stale or foreign handle is recognised without reading
 // the object it once named (which may be freed). Slots and their chunks are never freed; a slot is reused with the
-// next generation, so a stale handle never reaches the object now in its slot.
+// next generation, so a stale handle never reaches the object now in its slot. Chunks are freed only when the
+// library is unloaded.
 //
 // Each live slot counts the references its handle has been given (the creating call, cvTensorRetain/cvStreamRetain)
 // apart from the object's own reference count: when the last of them is released the handle dies at once, even
@@ -29,6 +30,10 @@ class HandleTable {
 public:
     // tag: 1..3, the handle type's value in the low bits (a pointer aligned to 4 bytes has 0 there).
     explicit constexpr HandleTable(uintptr_t tag) noexcept : tag_(tag) {}
+    // Frees the chunks when the library is unloaded (dlclose) or the process exits, so that a plugin host loading
+    // it repeatedly does not lose them each time; handles still alive then are invalid afterwards (their chunks are
+    // unlinked before they are freed), and their objects are not released.
+    ~HandleTable();
     HandleTable(const HandleTable &) = delete;
     HandleTable &operator=(const HandleTable &) = delete;
 

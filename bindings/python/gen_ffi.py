@@ -27,7 +27,7 @@ DEFAULT_OUTPUT = os.path.join(HERE, "cvcuda", "_ffi.py")
 MODULE = "cvcuda._ffi"
 
 # An object-like macro whose body may be an integer expression (function-like macros and initialisers are skipped).
-_DEFINE = re.compile(r"^\s*#\s*define\s+(CV_[A-Z0-9_]+)\s+(.+?)\s*$", re.MULTILINE)
+_DEFINE = re.compile(r"^\s*#\s*define\s+((?:CV|CVCUDA_C)_[A-Z0-9_]+)\s+(.+?)\s*$", re.MULTILINE)
 _INTEGER_EXPRESSION = re.compile(r"^[0-9xXa-fA-F\s()+\-*/<>|&~uUlL]+$")
 
 
@@ -46,7 +46,7 @@ def _preprocess(cc, include_dir, source):
 
 
 def _integer_macros(cc, include_dir):
-    """{name: value} for every CV_ macro in the public headers whose expansion is a constant integer expression."""
+    """{name: value} for every CV_ and CVCUDA_C_ macro in the public headers whose expansion is a constant integer expression."""
     names = []
     hdr_dir = os.path.join(include_dir, "cvcuda")
     for name in sorted(os.listdir(hdr_dir)):
