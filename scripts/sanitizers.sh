@@ -38,9 +38,10 @@ meson compile -C build-asan -j "$jobs" cvcuda_c test_capi test_cvcuda_hpp || sta
 export ASAN_OPTIONS=detect_leaks=1:protect_shadow_gap=0:strict_string_checks=1:detect_stack_use_after_return=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 meson test -C build-asan --no-rebuild --print-errorlogs capi capi-no-device abi-cvcuda-hpp || status=1
-# Python is not instrumented: the runtime is preloaded; its own allocations are not ours, so leaks are not checked.
-libasan=$(gcc -print-file-name=libasan.so)
-LD_PRELOAD=$libasan ASAN_OPTIONS=detect_leaks=0:protect_shadow_gap=0 CVCUDA_C_LIBRARY=$root/build-asan/libcvcuda_c.so.1 \
+# Python is not instrumented: the runtime is preloaded, with libstdc++ (ASan's __cxa_throw interceptor needs it loaded
+# first; Python does not link it); Python's own allocations are not ours, so leaks are not checked.
+preload="$(gcc -print-file-name=libasan.so) $(gcc -print-file-name=libstdc++.so)"
+LD_PRELOAD=$preload ASAN_OPTIONS=detect_leaks=0:protect_shadow_gap=0 CVCUDA_C_LIBRARY=$root/build-asan/libcvcuda_c.so.1 \
     PYTHONPATH=$root/bindings/python PYTHONDONTWRITEBYTECODE=1 \
     python -m pytest tests/python -q -rs -p no:cacheprovider --junitxml=build-asan/test-results/direct/pytest-asan.xml || status=1
 

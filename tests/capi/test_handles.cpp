@@ -1,7 +1,9 @@
 // Handle identity: NULL, released, stale, foreign and mistyped handles are refused (CV_ERROR_INVALID_ARGUMENT)
 // without the library reading memory through them, and a stale handle never releases the tensor now in its slot.
 // One row per kind of bad handle; the ASan build runs these (scripts/sanitizers.sh), so a read of freed memory fails.
+#include "busy.hpp"
 #include "cai.hpp"
+#include "gpu.hpp"
 
 #include "../../capi/firewall.hpp"
 #include "../../core/tensor.hpp"
@@ -139,4 +141,35 @@ TEST_CASE("handle values are not reused after release", "[handles]") {
         CHECK(again != first);
         cvTensorRelease(again);
     }
+}
+
+// The real case of internal references: GPU work still queued. The spin kernel holds the stream, so the flip, and with
+// it the library's references to both tensors and the stream, stay pending while the handles are released.
+TEST_CASE("handles released with GPU work pending are refused at once", "[handles][gpu]") {
+    CVTEST_REQUIRE_GPU();
+    cvStats stats = CV_STATS_INIT;
+    REQUIRE(cvGetStats(&stats) == CV_SUCCESS);
+    const int64_t tensorsBefore = stats.liveTensors, streamsBefore = stats.liveStreams;
+    cvStream stream = nullptr;
+    REQUIRE(cvStreamCreate(&stream) == CV_SUCCESS);
+    void *cudaStream = nullptr;
+    REQUIRE(cvStreamGetHandle(stream, &cudaStream) == CV_SUCCESS);
+    const int64_t shape[] = {64, 48, 3};
+    cvTensor src = nullptr, dst = nullptr;
+    REQUIRE(cvTensorCreateOnStream(stream, 3, shape, CV_DTYPE_UINT8, "HWC", &src) == CV_SUCCESS);
+    REQUIRE(cvTensorCreateOnStream(stream, 3, shape, CV_DTYPE_UINT8, "HWC", &dst) == CV_SUCCESS);
+    CVTEST_CUDA(cvtest::launchSpin(static_cast<cudaStream_t>(cudaStream), 300'000'000)); // 0.3 s
+    REQUIRE(cvFlip(stream, src, dst, 1) == CV_SUCCESS);
+    cvTensorRelease(src);
+    cvTensorRelease(dst);
+    cvStreamRelease(stream);
+    requireRefused(src);
+    requireRefused(dst);
+    CHECK(cvStreamGetHandle(stream, &cudaStream) == CV_ERROR_INVALID_ARGUMENT);
+    REQUIRE(cvGetStats(&stats) == CV_SUCCESS);
+    CHECK(stats.liveTensors == tensorsBefore + 2); // kept for the pending flip
+    CHECK(stats.liveStreams >= streamsBefore + 1);
+    REQUIRE(cvSyncAndCollect() == CV_SUCCESS);
+    REQUIRE(cvGetStats(&stats) == CV_SUCCESS);
+    CHECK(stats.liveTensors == tensorsBefore);
 }
