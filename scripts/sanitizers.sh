@@ -3,7 +3,8 @@
 #  1. ASan + UBSan (GCC, -fno-sanitize-recover: the first report fails): the Catch2 C API and C++ wrapper suites
 #     (capi, capi-no-device, abi-cvcuda-hpp) and pytest with libasan preloaded into Python.      -> build-asan/
 #  2. TSan: the C API from 8 threads (tests/capi/test_threads.cpp, iterations raised) and the handle tests. -> build-tsan/
-#  3. libFuzzer (clang++ -fsanitize=fuzzer,address,undefined): tests/fuzz/fuzz_tensor_wrap.cpp from the committed corpus
+#  3. clang ASan + UBSan: the same C API suite built by clang, whose UBSan also checks loads of enums.   -> build-clang/
+#  4. libFuzzer (clang++ -fsanitize=fuzzer,address,undefined): tests/fuzz/fuzz_tensor_wrap.cpp from the committed corpus
 #     tests/fuzz/corpus/ for CVCUDA_FUZZ_SECONDS (default 60).                                   -> build-fuzz/
 # Host code only, one GPU architecture (75) to keep the builds short; GPU tests skip here as in the normal run.
 # Every job writes JUnit into <dir>/test-results (runs outside Meson into test-results/direct/); scripts/test.sh's
@@ -43,7 +44,7 @@ meson test -C build-asan --no-rebuild --print-errorlogs capi capi-no-device abi-
 preload="$(gcc -print-file-name=libasan.so) $(gcc -print-file-name=libstdc++.so)"
 LD_PRELOAD=$preload ASAN_OPTIONS=detect_leaks=0:protect_shadow_gap=0 CVCUDA_C_LIBRARY=$root/build-asan/libcvcuda_c.so.1 \
     PYTHONPATH=$root/bindings/python PYTHONDONTWRITEBYTECODE=1 \
-    python -m pytest tests/python -q -rs -p no:cacheprovider --junitxml=build-asan/test-results/direct/pytest-asan.xml || status=1
+    python -m pytest tests/python -q -p no:cacheprovider --junitxml=build-asan/test-results/direct/pytest-asan.xml || status=1
 
 echo "== sanitizers: TSan build, $tsan_iterations iterations per hammer thread"
 configure build-tsan -Db_sanitize=thread
@@ -51,6 +52,29 @@ meson compile -C build-tsan -j "$jobs" test_capi || status=1
 TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 CVCUDA_TEST_ITERATIONS=$tsan_iterations \
     python $stderr_stays_empty build-tsan/tests/capi/test_capi '[threads],[handles],[lifecycle]' \
     --reporter console --reporter JUnit::out=build-tsan/test-results/direct/tsan-threads.xml || status=1
+
+echo "== sanitizers: clang ASan + UBSan, the C API suite (clang's UBSan checks enum loads, GCC's does not)"
+mkdir -p build-clang/test-results/direct
+rm -f build-clang/test-results/direct/*.xml
+cuda=$(dirname "$(dirname "$(command -v nvcc)")")
+if ! command -v clang++ >/dev/null; then
+    python scripts/junit_case.py build-clang/test-results/direct/capi-clang.xml capi-clang "C API suite, clang ASan + UBSan" \
+        skipped "clang++ not found (Debian: apt-get install clang, as scripts/setup.sh does)"
+else
+    # Device code and the busy kernel come from nvcc, uninstrumented; every host source is built by clang.
+    nvcc -c kernels/flip.cu -o build-clang/flip.o -std=c++17 -O2 -Xcompiler=-fPIC "-gencode=arch=compute_$arch,code=sm_$arch" &&
+        nvcc -c tests/support/busy.cu -o build-clang/busy.o -std=c++17 -O2 "-gencode=arch=compute_$arch,code=sm_$arch" &&
+        clang -c -std=c99 -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -Iinclude tests/capi/raw_enums.c \
+            -o build-clang/raw_enums.o &&
+        clang++ -std=c++17 -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -DCVCUDA_C_BUILDING \
+            -DCVTEST_PROJECT_VERSION="\"$(sed -n "s/^  version: '\(.*\)',$/\1/p" meson.build)\"" \
+            -Iinclude -Itests/support -I"$cuda/include" core/*.cpp capi/*.cpp tests/capi/*.cpp build-clang/raw_enums.o \
+            build-clang/flip.o build-clang/busy.o $(pkg-config --cflags --libs catch2-with-main) \
+            -L"$cuda/lib64" -lcudart_static -ldl -lrt -lpthread -o build-clang/test_capi || status=1
+    ASAN_OPTIONS=detect_leaks=1:protect_shadow_gap=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+        python $stderr_stays_empty build-clang/test_capi --reporter console \
+        --reporter JUnit::out=build-clang/test-results/direct/capi-clang.xml || status=1
+fi
 
 echo "== sanitizers: libFuzzer over cvTensorWrap + export + re-wrap, $fuzz_seconds s"
 mkdir -p build-fuzz/test-results/direct build-fuzz/corpus
@@ -62,7 +86,6 @@ if ! echo 'extern "C" int LLVMFuzzerTestOneInput(const unsigned char *, unsigned
         "clang++ with libFuzzer not found (Debian: apt-get install clang libclang-rt-dev, as scripts/setup.sh does)"
     echo "fuzz: skipped: clang++ with libFuzzer not found"
 else
-    cuda=$(dirname "$(dirname "$(command -v nvcc)")")
     nvcc -c kernels/flip.cu -o build-fuzz/flip.o -std=c++17 -O2 -Xcompiler=-fPIC \
         "-gencode=arch=compute_$arch,code=sm_$arch" || status=1
     clang++ -std=c++17 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -DCVCUDA_C_BUILDING \

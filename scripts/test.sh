@@ -19,5 +19,5 @@ status=0
 meson test -C "$build" --print-errorlogs --num-processes 1 || status=$?
 # ASan + UBSan, TSan and libFuzzer runs of the host code (CPU), counted in the summary below.
 bash scripts/sanitizers.sh || status=1
-python scripts/summarize_tests.py "$build" build-asan build-tsan build-fuzz
+python scripts/summarize_tests.py "$build" build-asan build-tsan build-clang build-fuzz
 exit $status
