@@ -2,6 +2,8 @@
 
 #include "../core/cuda_check.hpp"
 #include "../core/device_resources.hpp"
+#include "../core/error.hpp"
+#include "../core/event_pool.hpp"
 #include "../core/hazards.hpp"
 #include "../core/stream.hpp"
 
@@ -49,6 +51,19 @@ cvStatus cvStreamSync(cvStream stream) {
         DeviceGuard guard(s.device());
         checkCuda(cudaStreamSynchronize(s.handle()), "cudaStreamSynchronize");
         hazards::collect(false);
+    });
+}
+
+cvStatus cvStreamWaitStream(cvStream stream, cvStream other) {
+    return capi::guarded(__func__, [&] {
+        Stream &s = capi::deref<Stream>(stream, "stream");
+        Stream &o = capi::deref<Stream>(other, "other");
+        if (sameStream(s, o)) return;
+        if (s.device() != o.device())
+            invalid(currentFunction(), ": stream is on device ", s.device(), " but other is on device ", o.device());
+        DeviceGuard guard(o.device());
+        Ref<Event> done = recordEvent(o);
+        waitEvent(s, *done);
     });
 }
 

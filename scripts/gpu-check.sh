@@ -47,10 +47,14 @@ cp "$build/meson-logs/testlog.txt" "$logs/testlog.txt" # every test's own output
 python3 scripts/summarize_tests.py "$build" --list-skips >"$logs/test-summary.log"
 summary=$(tail -n 1 "$logs/test-summary.log")
 if [ $sanitizer = 1 ]; then
-    for exe in tests/engine/test_engine tests/kernels/test_kernels; do
-        [ -x "$build/$exe" ] || continue
-        step "compute-sanitizer memcheck $(basename "$exe")" "memcheck-$(basename "$exe").log" \
-            compute-sanitizer --tool memcheck --error-exitcode 1 "$build/$exe" '~[negative-control]~[large]'
+    # Every tool over every GPU suite. The negative controls are left out (a sanitizer slows kernels and so hides the
+    # races they force), and so are [large] cases and the 8-thread stress case (too slow under a sanitizer).
+    for tool in memcheck racecheck synccheck initcheck; do
+        for exe in tests/engine/test_engine tests/kernels/test_kernels; do
+            [ -x "$build/$exe" ] || continue
+            step "compute-sanitizer $tool $(basename "$exe")" "$tool-$(basename "$exe").log" \
+                compute-sanitizer --tool "$tool" --error-exitcode 1 "$build/$exe" '~[negative-control]~[large]~[threads]'
+        done
     done
 fi
 # The Rust sample is built where cargo is (the development machine has it, this one has not): pass its binary in
@@ -61,6 +65,10 @@ if [ -n "${CVCUDA_RUST_SAMPLE:-}" ] && [ -x "$CVCUDA_RUST_SAMPLE" ]; then
 fi
 export CVCUDA_C_LIBRARY="$root/$build/libcvcuda_c.so.1"
 export PYTHONPATH="$root/bindings/python${PYTHONPATH:+:$PYTHONPATH}"
+step "soak: 100000 round trips torch -> flip -> torch (scripts/soak.py)" soak.log python3 scripts/soak.py
+ngpu=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)
+step "torchrun sample, $ngpu GPU(s) (samples/distributed/preprocess_ddp.py)" ddp.log \
+    python3 -m torch.distributed.run --standalone --nproc_per_node="${ngpu:-1}" samples/distributed/preprocess_ddp.py
 step "main job (samples/interoperability/pytorch_interop.py)" sample.log \
     python3 samples/interoperability/pytorch_interop.py --out docs/img/contact_sheet.png
 if [ $bench = 1 ]; then

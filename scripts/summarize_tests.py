@@ -5,8 +5,10 @@ Usage: summarize_tests.py [--list-skips] [BUILD_DIR ...] (default: build)
 
 Counts test cases (not assertions): the <testcase> elements of the JUnit files that suites write to
 <build>/test-results/<meson test name>.xml (Catch2, pytest). A Meson test without such a file counts as one case
-(exit 77 = skipped). Every JUnit file in <build>/test-results/direct/ (runs made outside Meson) counts too. Skip reasons are printed grouped, with counts. With --list-skips, each skipped case is listed with its reason first. A Meson test that failed without reporting a failed case (e.g. it crashed before writing its
-report) counts as one more failure.
+(exit 77 = skipped; its reason is the last line it printed). Every JUnit file in <build>/test-results/direct/ (runs
+made outside Meson) counts too. Skip reasons are printed whole, grouped, with counts.
+With --list-skips, each skipped case is listed with its reason first. A Meson test that failed without reporting a
+failed case (e.g. it crashed before writing its report) counts as one more failure.
 """
 import json
 import pathlib
@@ -26,13 +28,22 @@ def junit_cases(path, skips=None, reasons=None):
             reason = tags["skipped"].get("message") or (tags["skipped"].text or "") if "skipped" in tags else ""
             reason = " ".join(reason.split())
             if skips is not None:
-                skips.append(f"{path.stem}: {case.get('name')}: {reason[:300]}")
+                skips.append(f"{path.stem}: {case.get('name')}: {reason}")
             if reasons is not None:
-                short = re.sub(r"\s+at \S+:\d+$", "", reason.removeprefix("SKIPPED").strip())[:200]
+                short = re.sub(r"\s+at \S+:\d+$", "", reason.removeprefix("SKIPPED").strip())
                 reasons[short] = reasons.get(short, 0) + 1
         else:
             passed += 1
     return passed, failed, skipped
+
+
+def last_line(entry):
+    """The last line a Meson test printed (its skip reason), from the test log entry."""
+    for stream in ("stdout", "stderr"):
+        lines = [line.strip() for line in (entry.get(stream) or "").splitlines() if line.strip()]
+        if lines:
+            return lines[-1]
+    return "it printed no reason; see meson-logs/testlog.txt"
 
 
 def count_build(build, skips, reasons):
@@ -51,8 +62,10 @@ def count_build(build, skips, reasons):
         else:
             p, f, s = (1, 0, 0) if ok else (0, 0, 1) if entry.get("result") == "SKIP" else (0, 1, 0)
             if s:
-                key = "whole Meson tests that exited 77 (they need a GPU; see their log)"
+                key = f"whole Meson test (exit 77): {last_line(entry)}"
                 reasons[key] = reasons.get(key, 0) + 1
+                if skips is not None:
+                    skips.append(f"{entry['name']}: {last_line(entry)}")
         passed, failed, skipped = passed + p, failed + f, skipped + s
     # Runs made outside `meson test` (scripts/sanitizers.sh: pytest under ASan, the fuzz run) report here.
     for xml in sorted((results / "direct").glob("*.xml")):

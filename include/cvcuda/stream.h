@@ -48,5 +48,11 @@ CV_API cvStatus cvStreamGetHandle(cvStream stream, void **cudaStream);
  *  CV_ERROR_CUDA (an earlier asynchronous failure surfaced). */
 CV_API cvStatus cvStreamSync(cvStream stream);
 
+/** Makes all work enqueued on `stream` from now on wait until the work enqueued on `other` so far has completed
+ *  (an event recorded on `other` and waited on by `stream`: never blocks the host, legal during graph capture).
+ *  stream == other (the same CUDA stream) is a no-op. Both must be on one device.
+ *  Errors: CV_ERROR_INVALID_ARGUMENT (NULL stream or other; streams of different devices), CV_ERROR_CUDA. */
+CV_API cvStatus cvStreamWaitStream(cvStream stream, cvStream other);
+
 CV_EXTERN_C_END
 #endif /* CVCUDA_STREAM_H */

@@ -68,6 +68,11 @@ TEST_CASE("cvTensorCreateOnStream needs a stream: without one it is an invalid a
     CHECK(t == nullptr);
 }
 
+TEST_CASE("cvStreamWaitStream needs two streams: NULL is an invalid argument, on any machine", "[capi]") {
+    CHECK(cvStreamWaitStream(nullptr, nullptr) == CV_ERROR_INVALID_ARGUMENT);
+    CHECK(lastError() == "cvStreamWaitStream: stream is NULL");
+}
+
 // Recording the producer event needs the device, so this one wrap fails without one.
 TEST_CASE("without a device, wrapping with a real producer stream reports no device", "[nodevice]") {
     CVTEST_REQUIRE_NO_DEVICE();

@@ -30,27 +30,38 @@ from ._errors import (
 from ._library import __c_version__, reset_stats, stats, sync_and_collect
 from ._ops import flip, flip_into
 from ._stream import Stream, as_stream
-from ._tensor import CudaArray, Tensor, _debug_disable_keepalive, as_tensor
+from ._tensor import CudaArray, Tensor, _debug_disable_keepalive, as_tensor, reshape
+from ._types import Border, ChannelManip, ColorConversion, Interp, NormalizeFlags, RectI, Round, TensorLayout, Type
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "Border",
+    "ChannelManip",
+    "ColorConversion",
     "CudaArray",
     "CudaError",
     "Error",
     "InternalError",
+    "Interp",
     "InvalidArgumentError",
     "InvalidStateError",
     "NoDeviceError",
+    "NormalizeFlags",
     "NotSupportedError",
     "OutOfMemoryError",
+    "RectI",
+    "Round",
     "Stream",
     "Tensor",
+    "TensorLayout",
+    "Type",
     "as_stream",
     "as_tensor",
     "flip",
     "flip_into",
     "reset_stats",
+    "reshape",
     "stats",
     "sync_and_collect",
 ]

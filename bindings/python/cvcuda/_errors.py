@@ -2,19 +2,22 @@
 
 Every exception raised for a failed C call carries the library's message (``cvGetLastErrorMessage``: it names the
 function, the argument, the bad value and the rule) as its text, and the C status as ``.status`` (an int) and
-``.status_name`` (e.g. ``"CV_ERROR_NO_DEVICE"``).
+``.status_name`` (e.g. ``"CV_ERROR_NO_DEVICE"``). Each is an :class:`Error`, so ``except cvcuda.Error`` catches
+them all, and also the built-in exception of its kind of failure (``ValueError`` for bad input, ``RuntimeError`` for
+the device, ``MemoryError`` for memory).
 
 =============================  ==========================================================================
 C status                       Python exception
 =============================  ==========================================================================
-CV_ERROR_INVALID_ARGUMENT      :class:`InvalidArgumentError` (a ``ValueError``)
-CV_ERROR_NOT_SUPPORTED         :class:`NotSupportedError` (a ``ValueError``: well-formed input this library
-                               does not handle, e.g. a complex typestr; it is a property of the input)
+CV_ERROR_INVALID_ARGUMENT      :class:`InvalidArgumentError` (an :class:`Error` and a ``ValueError``)
+CV_ERROR_NOT_SUPPORTED         :class:`NotSupportedError` (an :class:`Error` and a ``ValueError``: well-formed
+                               input this library does not handle, e.g. a complex typestr; it is a property
+                               of the input)
 CV_ERROR_OUT_OF_MEMORY         :class:`OutOfMemoryError` (an :class:`Error` and a ``MemoryError``)
-CV_ERROR_NO_DEVICE             :class:`NoDeviceError` (an :class:`Error`)
-CV_ERROR_CUDA                  :class:`CudaError` (an :class:`Error`)
-CV_ERROR_INVALID_STATE         :class:`InvalidStateError` (an :class:`Error`)
-CV_ERROR_INTERNAL, unknown     :class:`InternalError` (an :class:`Error`)
+CV_ERROR_NO_DEVICE             :class:`NoDeviceError` (an :class:`Error` and a ``RuntimeError``)
+CV_ERROR_CUDA                  :class:`CudaError` (an :class:`Error` and a ``RuntimeError``)
+CV_ERROR_INVALID_STATE         :class:`InvalidStateError` (an :class:`Error` and a ``RuntimeError``)
+CV_ERROR_INTERNAL, unknown     :class:`InternalError` (an :class:`Error` and a ``RuntimeError``)
 =============================  ==========================================================================
 
 Checks done in Python (a value of the wrong Python type, a malformed ``__cuda_array_interface__`` dict) raise plain
@@ -24,30 +27,27 @@ Checks done in Python (a value of the wrong Python type, a malformed ``__cuda_ar
 from ._ffi import ffi
 
 
-class _StatusError:
-    """Mixin: the C status of the failed call (``status``, ``status_name``); None for Python-level checks."""
+class Error(Exception):
+    """Base of every exception of the library. ``status`` and ``status_name`` are the C status of the failed call
+    (e.g. ``1``, ``"CV_ERROR_INVALID_ARGUMENT"``), None for checks done in Python."""
 
     status: "int | None" = None
     status_name: "str | None" = None
 
 
-class Error(_StatusError, RuntimeError):
-    """Base of the runtime failures of the library: device, CUDA, state, memory and internal errors."""
-
-
-class NoDeviceError(Error):
+class NoDeviceError(Error, RuntimeError):
     """No usable CUDA device or driver (CV_ERROR_NO_DEVICE)."""
 
 
-class CudaError(Error):
+class CudaError(Error, RuntimeError):
     """The CUDA runtime reported an error; the message carries its name (CV_ERROR_CUDA)."""
 
 
-class InvalidStateError(Error):
+class InvalidStateError(Error, RuntimeError):
     """The call is not allowed now, e.g. a defensive device sync during graph capture (CV_ERROR_INVALID_STATE)."""
 
 
-class InternalError(Error):
+class InternalError(Error, RuntimeError):
     """A bug in the library; please report the message (CV_ERROR_INTERNAL)."""
 
 
@@ -55,11 +55,11 @@ class OutOfMemoryError(Error, MemoryError):
     """A host or device allocation failed (CV_ERROR_OUT_OF_MEMORY)."""
 
 
-class InvalidArgumentError(_StatusError, ValueError):
+class InvalidArgumentError(Error, ValueError):
     """An argument breaks a documented rule; the message names it (CV_ERROR_INVALID_ARGUMENT)."""
 
 
-class NotSupportedError(_StatusError, ValueError):
+class NotSupportedError(Error, ValueError):
     """Well-formed input that this library does not support (CV_ERROR_NOT_SUPPORTED), or a non-None CAI mask."""
 
 

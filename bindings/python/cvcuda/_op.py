@@ -20,6 +20,7 @@ from typing import Any, Optional, Sequence
 
 from ._errors import error_from_status
 from ._ffi import ffi
+from ._integers import integer
 from ._library import lib
 from ._stream import stream_argument
 from ._tensor import Tensor, _adopt_owned, _cv_dtype, _hold_owner, _layout_argument
@@ -27,7 +28,7 @@ from ._tensor import Tensor, _adopt_owned, _cv_dtype, _hold_owner, _layout_argum
 __all__ = ["check", "int_arg", "float_arg", "new_like", "new_tensor", "stream_argument", "tensor_arg"]
 
 _create_on_stream = lib.cvTensorCreateOnStream
-_NULL = ffi.NULL
+_CData = ffi.CData
 
 
 def check(status: int) -> None:
@@ -51,10 +52,9 @@ def tensor_arg(function: str, name: str, value: Any):
 
 
 def int_arg(function: str, name: str, value: Any, lo: int = -(2**31), hi: int = 2**31 - 1) -> int:
-    """`value` as a Python int in [lo, hi]: an int or anything with __index__ (numpy integers), never a bool."""
-    if isinstance(value, bool) or not hasattr(type(value), "__index__"):
-        raise TypeError(f"{function}: {name} must be an int, got {type(value).__name__}")
-    v = value.__index__()
+    """`value` as a Python int in [lo, hi] under the package's integer rule (cvcuda._integers: an int or anything
+    with __index__, never a bool): TypeError otherwise, ValueError outside the range."""
+    v = integer(value, f"{function}: {name}")
     if not lo <= v <= hi:
         raise ValueError(f"{function}: {name}={v} is outside [{lo}, {hi}]")
     return v
@@ -67,20 +67,26 @@ def float_arg(function: str, name: str, value: Any) -> float:
     return float(value)
 
 
+def _resolved(stream: Any):
+    """The cvStream of an operator's stream argument, or `stream` itself when it is one already (stream_argument's
+    result: an operator resolves its stream once and hands it on)."""
+    return stream if isinstance(stream, _CData) else stream_argument(stream)
+
+
 def new_tensor(stream: Any, shape: Sequence[int], dtype: Any, layout: Optional[str]) -> Tensor:
-    """A new C-contiguous tensor allocated stream-ordered on `stream` (an operator's stream argument, None = current).
-    `dtype` is a cvDataType int or anything cvcuda.Tensor accepts."""
+    """A new C-contiguous tensor allocated stream-ordered on `stream` (an operator's stream argument, None = current,
+    or the cvStream stream_argument gave). `dtype` is a cvDataType int or anything cvcuda.Tensor accepts."""
     cv_dtype = dtype if type(dtype) is int else _cv_dtype(dtype)
     layout_arg = layout if type(layout) is bytes else _layout_argument(layout, "cvcuda")
     extents = ffi.new("int64_t[]", list(shape) or [0])
     out = ffi.new("cvTensor *")
-    check(_create_on_stream(stream_argument(stream), len(shape), extents, cv_dtype, layout_arg, out))
+    check(_create_on_stream(_resolved(stream), len(shape), extents, cv_dtype, layout_arg, out))
     return _adopt_owned(out[0])
 
 
 def new_like(stream: Any, src: Tensor) -> Tensor:
-    """A new tensor with the shape, dtype and layout of `src`, allocated stream-ordered on `stream`."""
+    """A new tensor with the shape, dtype and layout of `src`, allocated stream-ordered on `stream` (as new_tensor)."""
     like = src._like or src._make_like()
     out = ffi.new("cvTensor *")
-    check(_create_on_stream(stream_argument(stream), like[0], like[1], like[2], like[3], out))
+    check(_create_on_stream(_resolved(stream), like[0], like[1], like[2], like[3], out))
     return _adopt_owned(out[0])

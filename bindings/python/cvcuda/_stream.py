@@ -1,10 +1,12 @@
 """cvcuda.Stream: CUDA streams, the per-thread current stream, and adoption of other libraries' streams."""
 
+import ctypes
 import threading
 from typing import Any, Optional, Union
 
-from ._errors import error_from_status
+from ._errors import InvalidStateError, error_from_status
 from ._ffi import ffi
+from ._integers import integer
 from ._library import lib
 
 _local = threading.local()  # _local.stack: the streams entered with `with` on this thread, innermost last
@@ -38,7 +40,12 @@ class Stream(metaclass=_StreamMeta):
     ``torch.cuda.synchronize()`` is needed before using a tensor on it.
 
     ``with stream:`` makes it the current stream (:attr:`Stream.current`) of the calling thread only, for operators
-    called without ``stream=``; blocks nest. The stream lives while this object, or GPU work enqueued on it, lives.
+    called without ``stream=``; blocks nest, and leaving a block whose stream is not the thread's current one raises
+    :class:`InvalidStateError` (a ``RuntimeError``, as in the reference library) unless an exception is already
+    propagating, which then reaches the caller unchanged. The reference library documents a per-thread current stream
+    but keeps one stack for all threads, so there a ``with`` block in one thread changes the current stream of the
+    others; here each thread really has its own. ``with`` gives the stream itself (``with cvcuda.Stream() as s:``); the reference gives None.
+    The stream lives while this object, or GPU work enqueued on it, lives. ``int(stream)`` is :attr:`handle`.
 
     Raises :class:`NoDeviceError` without a device, :class:`CudaError` if CUDA fails to create the stream.
     """
@@ -60,6 +67,27 @@ class Stream(metaclass=_StreamMeta):
         ``torch.cuda.ExternalStream(stream.handle)`` or ``cupy.cuda.ExternalStream``."""
         return self._handle
 
+    @property
+    def id(self) -> int:
+        """An identifier of the library's stream object, unique among live streams: streams adopted from one
+        ``cudaStream_t`` (e.g. ``as_stream(s.handle)`` of a :class:`Stream` ``s``) share it with ``s``."""
+        return int(ffi.cast("uintptr_t", self._cv))
+
+    def __int__(self) -> int:
+        return self._handle
+
+    def wait_stream(self, other: "Stream") -> None:
+        """Makes all work enqueued on this stream from now on wait until the work enqueued on ``other`` so far has
+        completed: an event recorded on ``other``, waited on by this stream. Never blocks the host (the reference
+        library's documentation says the same); legal during CUDA graph capture. ``wait_stream(self)`` is a no-op.
+        ``other`` is anything :func:`as_stream` accepts.
+        Raises :class:`InvalidArgumentError` for streams of different devices (the reference raises a CUDA error),
+        :class:`CudaError` if CUDA fails, ``TypeError`` for a non-stream ``other``."""
+        cv_other = other._cv if type(other) is Stream else as_stream(other)._cv
+        status = lib.cvStreamWaitStream(self._cv, cv_other)
+        if status:
+            raise error_from_status(lib, status)
+
     def sync(self) -> None:
         """BLOCKS the calling thread (with the GIL released) until all work enqueued on this stream has completed,
         then releases what that work kept alive (see :func:`cvcuda.as_tensor`).
@@ -75,8 +103,20 @@ class Stream(metaclass=_StreamMeta):
         stack.append(self)
         return self
 
-    def __exit__(self, *exc_info: Any) -> None:
-        _local.stack.pop()
+    def __exit__(self, exc_type: Any, exc_value: Any, traceback: Any) -> None:
+        stack = getattr(_local, "stack", None) or []
+        if stack and stack[-1] is self:
+            stack.pop()
+            return
+        if exc_type is None:
+            raise InvalidStateError(
+                f"cvcuda.Stream.__exit__: {self!r} is not the current stream of this thread "
+                f"(the current one is {(stack[-1] if stack else 'Stream.default')!r}); with-blocks must nest"
+            )
+        for i in range(len(stack) - 1, -1, -1):  # an exception is propagating: leave no stale entry behind
+            if stack[i] is self:
+                del stack[i]
+                break
 
     def __repr__(self) -> str:
         kind = "adopted" if self._owner is not None or self._handle == 0 else "owned"
@@ -116,19 +156,24 @@ def _default_stream() -> Stream:
 def as_stream(stream: Union[Stream, int, Any]) -> Stream:
     """Adopts another library's CUDA stream without owning it (it is never destroyed by cvcuda).
 
-    Accepts a :class:`Stream` (returned as is); an int ``cudaStream_t`` handle (0 is :attr:`Stream.default`; 1 and 2
-    are CUDA's ``cudaStreamLegacy`` and ``cudaStreamPerThread``, the latter rejected with ``ValueError``: it names a
-    different stream in each thread, which no cross-stream ordering can follow); an object with ``__cuda_stream__()`` (the CUDA
-    stream protocol, returning ``(version, handle)``); a ``torch.cuda.Stream`` (its ``.cuda_stream``); a CuPy stream
-    (its ``.ptr``). The returned Stream keeps the given object alive; the caller keeps the underlying CUDA stream
+    Accepts a :class:`Stream` (returned as is); a ``ctypes.c_void_p`` (its value; NULL is :attr:`Stream.default`);
+    an integer ``cudaStream_t`` handle (an int or numpy integer, never a bool: see :mod:`cvcuda._integers`; 0 is
+    :attr:`Stream.default`; 1 and 2 are CUDA's ``cudaStreamLegacy`` and ``cudaStreamPerThread``, the latter rejected
+    with ``ValueError``: it names a different stream in each thread, which no cross-stream ordering can follow); an
+    object with ``__cuda_stream__()`` (the CUDA stream protocol, returning ``(version, handle)``); a
+    ``torch.cuda.Stream`` (its ``.cuda_stream``); a CuPy stream (its ``.ptr``). These are the reference library's
+    overloads. The returned Stream keeps the given object alive; the caller keeps the underlying CUDA stream
     alive while work enqueued through cvcuda may still run on it. Does not block.
     Raises ``TypeError`` for other types, ``ValueError`` for a negative handle, :class:`NoDeviceError` without a
     device, :class:`CudaError` if CUDA rejects the handle.
     """
     if type(stream) is Stream:
         return stream
-    if isinstance(stream, int) and not isinstance(stream, bool):
-        return _default_stream() if stream == 0 else _adopt(stream, None)
+    if isinstance(stream, ctypes.c_void_p):
+        stream = stream.value or 0
+    if hasattr(type(stream), "__index__") and not isinstance(stream, bool):
+        handle = integer(stream, "cvcuda.as_stream: stream")
+        return _default_stream() if handle == 0 else _adopt(handle, None)
     handle = getattr(stream, "cuda_stream", None)
     if isinstance(handle, int):
         if type(stream).__name__ == "Stream" and type(stream).__module__.startswith("torch"):
@@ -145,8 +190,8 @@ def as_stream(stream: Union[Stream, int, Any]) -> Stream:
     if isinstance(handle, int):
         return _adopt(handle, stream)
     raise TypeError(
-        f"cvcuda.as_stream: expected a cvcuda.Stream, an int cudaStream_t, a torch.cuda.Stream or a CuPy stream, "
-        f"got {type(stream).__name__}"
+        f"cvcuda.as_stream: expected a cvcuda.Stream, an int cudaStream_t, a ctypes.c_void_p, a torch.cuda.Stream or "
+        f"a CuPy stream, got {type(stream).__name__}"
     )
 
 

@@ -10,7 +10,9 @@ import numpy
 
 from ._errors import NotSupportedError, error_from_status
 from ._ffi import ffi
+from ._integers import integer, integers
 from ._library import lib
+from ._types import TensorLayout
 
 _MAX_DIMS = lib.CV_MAX_DIMS
 _ABSENT = lib.CV_CAI_STREAM_ABSENT
@@ -102,15 +104,30 @@ def _adopt_owned(handle) -> "Tensor":
     return tensor
 
 
-def _layout_argument(layout: Optional[str], function: str):
+_layouts: Dict[str, bytes] = {}  # layouts seen, encoded: most programs use a handful
+
+
+def _layout_argument(layout: Any, function: str):
+    """A layout argument (a str or TensorLayout, or None; "" and TensorLayout.NONE are no layout) as C's char *."""
     if layout is None:
         return _NULL
-    if type(layout) is not str:
-        raise TypeError(f"{function}: layout must be a str such as 'NHWC' or None, got {type(layout).__name__}")
+    encoded = _layouts.get(layout) if layout.__class__ is str else None
+    if encoded is not None:
+        return encoded
+    if not isinstance(layout, str):
+        raise TypeError(f"{function}: layout must be a str such as 'NHWC', a cvcuda.TensorLayout or None, got "
+                        f"{type(layout).__name__}")
     try:
-        return layout.encode("ascii")
+        encoded = str.encode(layout, "ascii")
     except UnicodeEncodeError:
         raise ValueError(f"{function}: layout={layout!r} must be ASCII labels such as 'NHWC'") from None
+    if b"\0" in encoded:
+        raise ValueError(f"{function}: layout={layout!r} contains a NUL character")
+    if not encoded:
+        return _NULL
+    if layout.__class__ is str and len(_layouts) < 64:
+        _layouts[layout] = encoded
+    return encoded
 
 
 # --- dtypes: numpy (and torch) spellings -> cvDataType, through the C table (cvDataTypeFromTypestr).
@@ -156,17 +173,25 @@ def _numpy_dtype(cv_dtype: int) -> numpy.dtype:
 class Tensor:
     """An n-d array in GPU memory, described by shape, element type, byte strides and an optional layout.
 
-    ``Tensor(shape, dtype, layout=None)`` allocates a C-contiguous tensor on the current device; its memory is
-    uninitialised and is freed (stream-ordered) once the last reference is gone and every GPU operation using it has
-    completed. The allocation is stream-ordered on a library-internal stream that every operator waits for.
+    ``Tensor(shape, dtype, layout=None, rowalign=0)`` allocates a C-contiguous tensor on the current device; its
+    memory is uninitialised and is freed (stream-ordered) once the last reference is gone and every GPU operation
+    using it has completed. The allocation is stream-ordered on a library-internal stream that every operator waits
+    for. The arguments are the reference library's.
 
-    :param shape: extents in elements, outermost first, at most ``CV_MAX_DIMS`` (8) of them.
-    :param dtype: anything ``numpy.dtype()`` accepts (``numpy.uint8``, ``"float32"``, ...), a ``torch.dtype``, or
-        ``"bfloat16"`` / ``ml_dtypes.bfloat16``. Supported: bool, (u)int8/16/32/64, float16, bfloat16, float32/64.
-    :param layout: one upper-case label per dimension from N, C, H, W, D, F (e.g. ``"NHWC"``), or None.
-    :raises TypeError: dtype or layout of a wrong Python type.
+    :param shape: extents in elements, outermost first, at most ``CV_MAX_DIMS`` (8) of them: a tuple or list of
+        integers (ints or numpy integers, never bools: the package's rule, see :mod:`cvcuda._integers`).
+    :param dtype: anything ``numpy.dtype()`` accepts (``numpy.uint8``, ``"float32"``, :class:`cvcuda.Type` members,
+        ...), a ``torch.dtype``, or ``"bfloat16"`` / ``ml_dtypes.bfloat16``. Supported: bool, (u)int8/16/32/64,
+        float16, bfloat16, float32/64.
+    :param layout: one upper-case label per dimension from N, C, H, W, D, F (``"NHWC"`` or
+        :class:`cvcuda.TensorLayout`), or None.
+    :param rowalign: the alignment in bytes the reference gives the row pitch (the stride of H, else of the
+        second-innermost dimension); 0 or a power of two. Rows here are packed, so a ``rowalign`` that the packed row
+        size is not a multiple of raises NotSupportedError rather than being ignored.
+    :raises TypeError: shape, dtype, layout or rowalign of a wrong Python type.
+    :raises ValueError: a rowalign that is negative or not a power of two; a layout with a NUL character.
     :raises InvalidArgumentError: a negative extent, too many dimensions, a bad layout (the message names it).
-    :raises NotSupportedError: an unsupported dtype (e.g. complex).
+    :raises NotSupportedError: an unsupported dtype (e.g. complex), a rowalign the packed rows do not meet.
     :raises NoDeviceError, OutOfMemoryError, CudaError: from the allocation.
 
     Tensors returned by :func:`as_tensor` wrap foreign memory instead (never freed by cvcuda).
@@ -174,15 +199,13 @@ class Tensor:
 
     __slots__ = ("_cv", "_info", "_like", "_owner", "__weakref__")
 
-    def __init__(self, shape: Sequence[int], dtype: Any, layout: Optional[str] = None) -> None:
+    def __init__(self, shape: Sequence[int], dtype: Any, layout: Optional[str] = None, rowalign: int = 0) -> None:
         cv_dtype = _cv_dtype(dtype)
         layout_arg = _layout_argument(layout, "cvcuda.Tensor")
-        try:
-            extents = ffi.new("int64_t[]", list(shape))
-        except (TypeError, OverflowError) as exc:
-            raise TypeError(f"cvcuda.Tensor: shape={shape!r} must be a sequence of ints >= 0 ({exc})") from None
+        extents = integers(shape, "cvcuda.Tensor: shape")
+        _check_rowalign(extents, cv_dtype, layout_arg, integer(rowalign, "cvcuda.Tensor: rowalign"))
         out = ffi.new("cvTensor *")
-        status = _create(len(extents), extents, cv_dtype, layout_arg, out)
+        status = _create(len(extents), ffi.new("int64_t[]", extents or (0,)), cv_dtype, layout_arg, out)
         if status:
             raise error_from_status(lib, status)
         self._cv = _gc(out[0], _release)
@@ -231,10 +254,57 @@ class Tensor:
         return _numpy_dtype((self._info or self._get_info()).dtype)
 
     @property
-    def layout(self) -> Optional[str]:
-        """The layout labels (``"NHWC"``), or None when the tensor has none."""
+    def layout(self) -> Optional[TensorLayout]:
+        """The layout as a :class:`TensorLayout` (a ``str``: ``t.layout == "NHWC"``), or None when it has none."""
         layout = ffi.string((self._info or self._get_info()).layout)
-        return layout.decode() if layout else None
+        return TensorLayout(layout.decode()) if layout else None
+
+    def reshape(self, shape: Sequence[int], layout: Optional[str] = None) -> "Tensor":
+        """A view of the same memory with another shape and layout (the reference's ``Tensor.reshape``; also
+        :func:`cvcuda.reshape`). The view shares the memory's stream-ordering state with this tensor (pending writes
+        on either are waited for by operations on the other) and keeps this tensor alive as long as the view or its
+        GPU work lives.
+
+        :param shape: the new extents (integers); their product must equal this tensor's element count.
+        :param layout: the view's layout (str or :class:`TensorLayout`), or None for no layout (as the reference:
+            the layout is not carried over, since the dimensions change).
+        This tensor must be C-contiguous (a tensor made by :class:`Tensor` or by an operator is; a strided wrapper
+        is rejected rather than copied). Does not block, except once for a wrapper whose producer stream is unknown
+        and that no operation has used yet: it pays its defensive device synchronisation here, as
+        :meth:`cuda` does (see :func:`as_tensor`).
+        :raises TypeError: shape or layout of a wrong type. :raises ValueError: another element count, a strided
+            tensor. :raises InvalidArgumentError: a bad layout or a negative extent (C's message).
+        """
+        extents = integers(shape, "cvcuda.Tensor.reshape: shape")
+        layout_arg = _layout_argument(layout, "cvcuda.Tensor.reshape")
+        info = self._info or self._get_info()
+        n = info.ndim
+        current = tuple(info.shape[0:n])
+        if _product(extents) != _product(current) or any(e < 0 for e in extents):
+            raise ValueError(f"cvcuda.Tensor.reshape: shape={extents} does not hold the {_product(current)} elements "
+                             f"of shape={current}")
+        itemsize = lib.cvDataTypeItemSize(info.dtype)
+        if _product(current) > 0 and not _contiguous(current, itemsize, tuple(info.strides[0:n])):
+            raise ValueError(f"cvcuda.Tensor.reshape: the tensor (shape={current}, strides={tuple(info.strides[0:n])} "
+                             f"bytes) is not C-contiguous, so no view of shape={extents} exists")
+        # The export carries the memory's pending-writer stream (or None) and settles an unknown producer, so the
+        # view, which finds the same memory's hazard state, starts exactly where this tensor is.
+        cai = ffi.new("cvArrayInterface *")
+        cai.structSize = _CAI_SIZE
+        writer = ffi.new("cvStream *")
+        status = lib.cvTensorExport(self._cv, cai, writer)
+        if status:
+            raise error_from_status(lib, status)
+        writer_stream = _gc(writer[0], lib.cvStreamRelease) if writer[0] != _NULL else None
+        k = len(extents)
+        cai.ndim = k
+        cai.shape[0:k] = extents
+        cai.hasStrides = 0
+        out = ffi.new("cvTensor *")
+        status = _wrap(cai, layout_arg, out)
+        if status:
+            raise error_from_status(lib, status)
+        return _adopt_wrapped(out[0], (self, writer_stream))
 
     def cuda(self) -> "CudaArray":
         """Describes this tensor as a CUDA Array Interface v3 object, zero-copy: ``torch.as_tensor(t.cuda())``,
@@ -265,6 +335,44 @@ class Tensor:
         owner = "owned" if info.ownsMemory else "wrapped"
         return (f"<cvcuda.Tensor shape={self.shape} dtype={dtype} layout={layout!r} strides={self.strides} "
                 f"data=0x{info.data:x}{' readonly' if info.readonly else ''} ({owner})>")
+
+
+def _product(extents: Sequence[int]) -> int:
+    p = 1
+    for e in extents:
+        p *= e
+    return p
+
+
+def _contiguous(shape: Tuple[int, ...], itemsize: int, strides: Tuple[int, ...]) -> bool:
+    """C-contiguous, ignoring the strides of size-1 dimensions (numpy's rule)."""
+    expected = itemsize
+    for extent, stride in zip(reversed(shape), reversed(strides)):
+        if extent != 1 and stride != expected:
+            return False
+        expected *= extent
+    return True
+
+
+def _check_rowalign(shape: Tuple[int, ...], cv_dtype: int, layout: Any, rowalign: int) -> None:
+    if rowalign < 0 or rowalign & (rowalign - 1):
+        raise ValueError(f"cvcuda.Tensor: rowalign={rowalign} must be 0 or a power of two (bytes)")
+    if rowalign <= 1 or len(shape) < 2:
+        return
+    labels = layout.decode() if isinstance(layout, bytes) else ""
+    row_dim = labels.index("H") if "H" in labels and len(labels) == len(shape) else len(shape) - 2
+    pitch = lib.cvDataTypeItemSize(cv_dtype) * _product(shape[row_dim + 1:])
+    if pitch % rowalign:
+        raise NotSupportedError(f"cvcuda.Tensor: rowalign={rowalign} needs padded rows, but tensors here are packed "
+                                f"and a row of shape={shape} is {pitch} bytes; use rowalign=0")
+
+
+def reshape(tensor: Tensor, shape: Sequence[int], layout: Optional[str] = None) -> Tensor:
+    """``tensor.reshape(shape, layout)`` (the reference's module-level spelling): see :meth:`Tensor.reshape`.
+    Raises TypeError when ``tensor`` is not a :class:`Tensor`."""
+    if not isinstance(tensor, Tensor):
+        raise TypeError(f"cvcuda.reshape: tensor must be a cvcuda.Tensor, got {type(tensor).__name__}")
+    return tensor.reshape(shape, layout)
 
 
 class CudaArray:
@@ -301,9 +409,57 @@ def _key_error(key: str, value: Any, rule: str, exc_type=TypeError):
     return exc_type(f"cvcuda.as_tensor: __cuda_array_interface__[{key!r}]={value!r} {rule}")
 
 
+def _key_integers(key: str, values: tuple) -> tuple:
+    """`values` (a tuple) as plain ints under the package's integer rule; the common all-int case costs one scan."""
+    for v in values:
+        if v.__class__ is not int:
+            break
+    else:
+        return values
+    try:
+        return tuple([integer(v, "") for v in values])
+    except TypeError:
+        raise _key_error(key, values, "must hold ints (int or __index__, never bool)") from None
+
+
+def _key_integer(key: str, value: Any, d_value: Any) -> int:
+    if value.__class__ is int:
+        return value
+    try:
+        return integer(value, "")
+    except TypeError:
+        raise _key_error(key, d_value, "must hold ints (int or __index__, never bool)") from None
+
+
+_typestrs: Dict[str, bytes] = {}  # typestrs seen, ASCII-encoded: most programs use a handful
+
+
+def _encode_typestr(typestr: Any) -> bytes:
+    if type(typestr) is not str:
+        raise _key_error("typestr", typestr, "must be a str such as '|u1' or '<f4'")
+    try:
+        encoded = typestr.encode("ascii")
+    except UnicodeEncodeError:
+        raise _key_error("typestr", typestr, "is not a numpy typestr (non-ASCII)", ValueError) from None
+    if b"\0" in encoded:
+        raise _key_error("typestr", typestr, "contains a NUL character", ValueError)
+    if len(encoded) >= 16:
+        raise _key_error("typestr", typestr, "is too long to be a numpy typestr", ValueError)
+    if len(_typestrs) < 64:
+        _typestrs[typestr] = encoded
+    return encoded
+
+
+_RANGES = (("version", -(2**31), 2**31 - 1), ("shape", -(2**63), 2**63 - 1), ("data", 0, 2**64 - 1),
+           ("strides", -(2**63), 2**63 - 1), ("stream", -(2**63), 2**63 - 1))
+
+
 def _fill_from_dict(cai, d: Any) -> None:
-    """Translates a __cuda_array_interface__ dict into `cai`. Only what C cannot see is checked here (Python types,
-    missing keys, mask, the fixed capacity of the struct); the C library validates the values."""
+    """Translates a __cuda_array_interface__ dict into `cai` in two phases: first every value becomes a plain Python
+    value (int, bytes, None), which runs all the user code the dict can hold (``__index__``, ``__bool__``,
+    ``__len__`` of its values); only then is the shared per-thread struct written, by code that runs none, so a
+    nested as_tensor from such user code cannot corrupt this call. Only what C cannot see is checked here (Python
+    types, missing keys, mask, the fixed capacity of the struct, NUL bytes); the C library validates the values."""
     if type(d) is not dict:
         raise TypeError(f"cvcuda.as_tensor: __cuda_array_interface__ must be a dict, got {type(d).__name__}")
     try:
@@ -313,86 +469,89 @@ def _fill_from_dict(cai, d: Any) -> None:
         version = d["version"]
     except KeyError as exc:
         raise ValueError(f"cvcuda.as_tensor: __cuda_array_interface__ lacks the required key {exc.args[0]!r}") from None
-    try:
-        cai.version = version
-    except TypeError:
-        raise _key_error("version", version, "must be an int") from None
-    except OverflowError:
-        raise _key_error("version", version, "is out of range", ValueError) from None
+    strides = d.get("strides")
+    mask = d.get("mask")
+    has_stream = "stream" in d
+    stream = d.get("stream")
 
-    if not isinstance(shape, (tuple, list)):
-        raise _key_error("shape", shape, "must be a tuple of ints")
+    if version.__class__ is not int:
+        version = _key_integer("version", version, version)
+    if shape.__class__ is not tuple:
+        if not isinstance(shape, (tuple, list)):
+            raise _key_error("shape", shape, "must be a tuple of ints")
+        shape = tuple(shape)  # a snapshot: nothing below can change its length
     n = len(shape)
     if n > _MAX_DIMS:
         raise _key_error("shape", shape, f"has {n} dimensions; at most CV_MAX_DIMS={_MAX_DIMS} are supported",
                          ValueError)
-    cai.ndim = n
-    try:
-        cai.shape[0:n] = shape
-    except TypeError:
-        raise _key_error("shape", shape, "must be a tuple of ints") from None
-    except OverflowError:
-        raise _key_error("shape", shape, "has an extent outside the int64 range", ValueError) from None
+    shape = _key_integers("shape", shape)
 
-    if type(typestr) is not str:
-        raise _key_error("typestr", typestr, "must be a str such as '|u1' or '<f4'")
-    try:
-        encoded = typestr.encode("ascii")
-    except UnicodeEncodeError:
-        raise _key_error("typestr", typestr, "is not a numpy typestr (non-ASCII)", ValueError) from None
-    if len(encoded) >= 16:
-        raise _key_error("typestr", typestr, "is too long to be a numpy typestr", ValueError)
-    cai.typestr = encoded
-    cai.dtype = _UNSPECIFIED
+    encoded = _typestrs.get(typestr) if typestr.__class__ is str else None
+    if encoded is None:
+        encoded = _encode_typestr(typestr)
 
     if not isinstance(data, (tuple, list)) or len(data) != 2:
         raise _key_error("data", data, "must be a tuple (pointer: int, readonly: bool)")
     pointer, readonly = data
-    try:
-        cai.data = pointer
-    except TypeError:
-        raise _key_error("data", data, "must have an int pointer") from None
-    except OverflowError:
-        raise _key_error("data", data, "has a pointer outside 0..2**64-1", ValueError) from None
-    if not isinstance(readonly, int):
-        raise _key_error("data", data, "must have a bool readonly flag")
-    cai.readonly = 1 if readonly else 0
-
-    strides = d.get("strides")
-    if strides is None:
-        cai.hasStrides = 0
+    if pointer.__class__ is not int:
+        pointer = _key_integer("data", pointer, data)
+    if readonly.__class__ is bool:
+        readonly = 1 if readonly else 0
+    elif isinstance(readonly, int):
+        readonly = 1 if int(readonly) else 0
     else:
+        raise _key_error("data", data, "must have a bool readonly flag")
+
+    if strides is not None:
         if not isinstance(strides, (tuple, list)):
             raise _key_error("strides", strides, "must be None or a tuple of ints (bytes)")
+        strides = tuple(strides)
         if len(strides) != n:
             raise _key_error("strides", strides, f"has {len(strides)} entries but shape has {n}", ValueError)
-        try:
-            cai.strides[0:n] = strides
-        except TypeError:
-            raise _key_error("strides", strides, "must be None or a tuple of ints (bytes)") from None
-        except OverflowError:
-            raise _key_error("strides", strides, "has a stride outside the int64 range", ValueError) from None
-        cai.hasStrides = 1
+        strides = _key_integers("strides", strides)
 
-    mask = d.get("mask")
     if mask is not None:
         raise _key_error("mask", mask, "is not supported (masked arrays cannot be wrapped; it must be None)",
                          NotSupportedError)
 
-    if "stream" in d:
-        stream = d["stream"]
-        if stream is None:
-            cai.streamKind = _NONE
-        else:
-            if not isinstance(stream, int) or isinstance(stream, bool):
-                raise _key_error("stream", stream, "must be None or an int (cudaStream_t, 1, 2 or -1)")
-            try:
-                cai.stream = stream
-            except OverflowError:
-                raise _key_error("stream", stream, "is outside the int64 range", ValueError) from None
-            cai.streamKind = _INTEGER
+    if not has_stream:
+        stream_kind = _ABSENT
+    elif stream is None:
+        stream_kind = _NONE
     else:
-        cai.streamKind = _ABSENT
+        if stream.__class__ is not int:
+            try:
+                stream = integer(stream, "")
+            except TypeError:
+                raise _key_error("stream", stream, "must be None or an int (cudaStream_t, 1, 2 or -1)") from None
+        stream_kind = _INTEGER
+
+    # Phase 2: plain values only from here on.
+    n = len(shape)
+    try:
+        cai.version = version
+        cai.ndim = n
+        cai.shape[0:n] = shape
+        cai.data = pointer
+        if strides is None:
+            cai.hasStrides = 0
+        else:
+            cai.strides[0:n] = strides
+            cai.hasStrides = 1
+        if stream_kind == _INTEGER:
+            cai.stream = stream
+    except OverflowError:
+        given = {"version": (version,), "shape": shape, "data": (pointer,), "strides": strides or (),
+                 "stream": (stream,) if stream_kind == _INTEGER else ()}
+        for key, lo, hi in _RANGES:
+            if any(not lo <= v <= hi for v in given[key]):
+                raise _key_error(key, given[key] if len(given[key]) != 1 else given[key][0],
+                                 f"has a value outside {lo}..{hi}", ValueError) from None
+        raise
+    cai.typestr = encoded
+    cai.dtype = _UNSPECIFIED
+    cai.readonly = readonly
+    cai.streamKind = stream_kind
 
 
 def _wrap_dict(owner: Any, interface: Any, layout: Any) -> "Tensor":
@@ -467,24 +626,27 @@ def _wrap_torch(t: Any, layout: Any) -> "Tensor":
     if entry is None or t.layout is not _torch_strided or _torch_reports_stream(t):
         return _wrap_dict(t, t.__cuda_array_interface__, layout)  # let C judge what torch exports
     layout_arg = _layout_argument(layout, "cvcuda.as_tensor")
-    scratch = _scratch
-    cai = scratch.cai
     shape = t.shape
     n = len(shape)
     if n > _MAX_DIMS:
         raise ValueError(f"cvcuda.as_tensor: shape={tuple(shape)} has {n} dimensions; at most {_MAX_DIMS}")
+    typestr, dtype, itemsize = entry
+    # Everything is read from torch before the shared struct is filled (see _fill_from_dict).
+    pointer = t.data_ptr()
+    strides = None if t.is_contiguous() else [s * itemsize for s in t.stride()]
+    scratch = _scratch
+    cai = scratch.cai
     cai.version = 2  # what torch itself exports: no stream key, so the producer stream is unknown
-    cai.data = t.data_ptr()
+    cai.data = pointer
     cai.readonly = 0
     cai.ndim = n
     cai.shape[0:n] = shape
-    typestr, dtype, itemsize = entry
-    if t.is_contiguous():
+    if strides is None:
         cai.hasStrides = 0
     else:
-        cai.strides[0:n] = [s * itemsize for s in t.stride()]
+        cai.strides[0:n] = strides
         cai.hasStrides = 1
-    cai.typestr = typestr
+    cai.typestr = encoded
     cai.dtype = dtype
     cai.streamKind = _ABSENT
     out = scratch.tensor
@@ -494,21 +656,25 @@ def _wrap_torch(t: Any, layout: Any) -> "Tensor":
     return _adopt_wrapped(out[0], t)
 
 
-def as_tensor(obj: Any, layout: Optional[str] = None) -> Tensor:
+def as_tensor(buffer: Any, layout: Optional[str] = None) -> Tensor:
     """Wraps GPU memory exposed through ``__cuda_array_interface__`` (PyTorch, CuPy, Numba, :meth:`Tensor.cuda`,
     any object holding a CAI dict) as a :class:`Tensor`, zero-copy: both share the memory, writes are visible
     both ways.
 
-    :param obj: the producer. Its CAI dict (spec: CUDA Array Interface v3, Numba docs) must have ``shape``,
+    :param buffer: the producer (the reference library's argument name). Its CAI dict (spec: CUDA Array Interface v3, Numba docs) must have ``shape``,
         ``typestr``, ``data`` = (pointer, readonly) and ``version`` (2 or 3); ``strides`` (bytes; absent or None =
         C-contiguous; negative and zero allowed); ``mask`` absent or None; ``stream`` absent, None or an int.
+        Every integer (extents, strides, pointer, version, stream) follows the package's rule: an int or anything
+        with ``__index__`` (numpy integers), never a bool (:mod:`cvcuda._integers`); a NUL character in
+        ``typestr`` or ``layout`` is rejected, not cut. The dict is read completely before anything is written,
+        so code it runs (an ``__index__``) may itself call ``as_tensor``.
         PyTorch tensors are read directly (faster than their CAI getter) as long as torch's CAI names no stream
         (checked once: a torch exporting CAI v3 with its writer stream is read through its CAI, so that stream is
         used and the defensive sync skipped), and torch.bfloat16 is recognised.
     :param layout: one upper-case label per dimension from N, C, H, W, D, F (``"NHWC"``) or None. For an object
         returned by :meth:`Tensor.cuda`, None keeps that tensor's layout.
-    :returns: a Tensor that keeps ``obj`` alive until the Tensor is gone **and** every GPU operation that used it
-        has completed (no ``record_stream`` or sync needed). ``obj`` is released after that: with the Tensor if no
+    :returns: a Tensor that keeps ``buffer`` alive until the Tensor is gone **and** every GPU operation that used it
+        has completed (no ``record_stream`` or sync needed). ``buffer`` is released after that: with the Tensor if no
         operator used it, else inside the cvcuda call that finds the work completed (the Tensor's release,
         ``Stream.sync()``, a later operator, :func:`sync_and_collect`).
 
@@ -518,7 +684,7 @@ def as_tensor(obj: Any, layout: Optional[str] = None) -> Tensor:
     on it now and waited on by the first operation's stream (no host sync); None = ready; -1 = opt-out, the caller has
     synchronised. ``as_tensor`` itself never synchronises and makes no GPU call except that event record.
 
-    :raises TypeError: ``obj`` has no ``__cuda_array_interface__`` (a host array or CPU tensor: move it to the GPU
+    :raises TypeError: ``buffer`` has no ``__cuda_array_interface__`` (a host array or CPU tensor: move it to the GPU
         with ``.cuda()`` first), or a CAI value of the wrong Python type (the message names the key).
     :raises ValueError: a torch tensor that requires grad (wrap ``.detach()``), a missing key, and, as
         :class:`InvalidArgumentError`, every value the C library rejects (message from C, naming the key: shape,
@@ -529,29 +695,29 @@ def as_tensor(obj: Any, layout: Optional[str] = None) -> Tensor:
     tensor_type = _torch_tensor_type
     if tensor_type is None:
         tensor_type = _find_torch()
-    if tensor_type is not None and isinstance(obj, tensor_type):
-        return _wrap_torch(obj, layout)
-    if type(obj) is CudaArray:
+    if tensor_type is not None and isinstance(buffer, tensor_type):
+        return _wrap_torch(buffer, layout)
+    if type(buffer) is CudaArray:
         if layout is None:
-            exported = obj.tensor.layout
+            exported = buffer.tensor.layout
             layout_arg = exported.encode() if exported else _NULL
         else:
             layout_arg = _layout_argument(layout, "cvcuda.as_tensor")
         out = _scratch.tensor
-        status = _wrap(obj._cai, layout_arg, out)
+        status = _wrap(buffer._cai, layout_arg, out)
         if status:
             raise error_from_status(lib, status)
-        return _adopt_wrapped(out[0], obj)
+        return _adopt_wrapped(out[0], buffer)
     try:
-        interface = obj.__cuda_array_interface__
+        interface = buffer.__cuda_array_interface__
     except AttributeError:
-        if hasattr(obj, "__array_interface__") or hasattr(obj, "__array__"):
+        if hasattr(buffer, "__array_interface__") or hasattr(buffer, "__array__"):
             raise TypeError(
-                f"cvcuda.as_tensor: {type(obj).__name__} is a host (CPU) array; CV-CUDA works on GPU memory: move it "
+                f"cvcuda.as_tensor: {type(buffer).__name__} is a host (CPU) array; CV-CUDA works on GPU memory: move it "
                 f"to the GPU first (e.g. torch's .cuda(), cupy.asarray)"
             ) from None
         raise TypeError(
-            f"cvcuda.as_tensor: {type(obj).__name__} does not expose __cuda_array_interface__ (expected a GPU array "
+            f"cvcuda.as_tensor: {type(buffer).__name__} does not expose __cuda_array_interface__ (expected a GPU array "
             f"such as a CUDA torch tensor, a CuPy array or the result of Tensor.cuda())"
         ) from None
-    return _wrap_dict(obj, interface, layout)
+    return _wrap_dict(buffer, interface, layout)
