@@ -44,13 +44,13 @@ meson test -C build-asan --no-rebuild --print-errorlogs capi capi-no-device abi-
 preload="$(gcc -print-file-name=libasan.so) $(gcc -print-file-name=libstdc++.so)"
 LD_PRELOAD=$preload ASAN_OPTIONS=detect_leaks=0:protect_shadow_gap=0 CVCUDA_C_LIBRARY=$root/build-asan/libcvcuda_c.so.1 \
     PYTHONPATH=$root/bindings/python PYTHONDONTWRITEBYTECODE=1 \
-    python -m pytest tests/python -q -p no:cacheprovider --junitxml=build-asan/test-results/direct/pytest-asan.xml || status=1
+    python3 -m pytest tests/python -q -p no:cacheprovider --junitxml=build-asan/test-results/direct/pytest-asan.xml || status=1
 
 echo "== sanitizers: TSan build, $tsan_iterations iterations per hammer thread"
 configure build-tsan -Db_sanitize=thread
 meson compile -C build-tsan -j "$jobs" test_capi || status=1
 TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 CVCUDA_TEST_ITERATIONS=$tsan_iterations \
-    python $stderr_stays_empty build-tsan/tests/capi/test_capi '[threads],[handles],[lifecycle]' \
+    python3 $stderr_stays_empty build-tsan/tests/capi/test_capi '[threads],[handles],[lifecycle]' \
     --reporter console --reporter JUnit::out=build-tsan/test-results/direct/tsan-threads.xml || status=1
 
 echo "== sanitizers: clang ASan + UBSan, the C API suite (clang's UBSan checks enum loads, GCC's does not)"
@@ -58,7 +58,7 @@ mkdir -p build-clang/test-results/direct
 rm -f build-clang/test-results/direct/*.xml
 cuda=$(dirname "$(dirname "$(command -v nvcc)")")
 if ! command -v clang++ >/dev/null; then
-    python scripts/junit_case.py build-clang/test-results/direct/capi-clang.xml capi-clang "C API suite, clang ASan + UBSan" \
+    python3 scripts/junit_case.py build-clang/test-results/direct/capi-clang.xml capi-clang "C API suite, clang ASan + UBSan" \
         skipped "clang++ not found (Debian: apt-get install clang, as scripts/setup.sh does)"
 else
     # Device code and the busy kernel come from nvcc, uninstrumented; every host source is built by clang.
@@ -72,7 +72,7 @@ else
             build-clang/flip.o build-clang/busy.o $(pkg-config --cflags --libs catch2-with-main) \
             -L"$cuda/lib64" -lcudart_static -ldl -lrt -lpthread -o build-clang/test_capi || status=1
     ASAN_OPTIONS=detect_leaks=1:protect_shadow_gap=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-        python $stderr_stays_empty build-clang/test_capi --reporter console \
+        python3 $stderr_stays_empty build-clang/test_capi --reporter console \
         --reporter JUnit::out=build-clang/test-results/direct/capi-clang.xml || status=1
 fi
 
@@ -82,7 +82,7 @@ rm -f build-fuzz/test-results/direct/*.xml
 fuzz_case="cvTensorWrap + cvTensorExport + re-wrap, libFuzzer with ASan and UBSan"
 if ! echo 'extern "C" int LLVMFuzzerTestOneInput(const unsigned char *, unsigned long) { return 0; }' |
     clang++ -x c++ -fsanitize=fuzzer - -o build-fuzz/probe 2>/dev/null; then
-    python scripts/junit_case.py build-fuzz/test-results/direct/fuzz.xml fuzz "$fuzz_case" skipped \
+    python3 scripts/junit_case.py build-fuzz/test-results/direct/fuzz.xml fuzz "$fuzz_case" skipped \
         "clang++ with libFuzzer not found (Debian: apt-get install clang libclang-rt-dev, as scripts/setup.sh does)"
     echo "fuzz: skipped: clang++ with libFuzzer not found"
 else
@@ -98,11 +98,11 @@ else
     fuzz_status=$?
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' build-fuzz/fuzz.log | tail -1)
     if [ "$fuzz_status" = 0 ]; then
-        python scripts/junit_case.py build-fuzz/test-results/direct/fuzz.xml fuzz "$fuzz_case ($runs inputs, $fuzz_seconds s)" passed
+        python3 scripts/junit_case.py build-fuzz/test-results/direct/fuzz.xml fuzz "$fuzz_case ($runs inputs, $fuzz_seconds s)" passed
         echo "fuzz: $runs inputs in $fuzz_seconds s, no finding"
     else
         tail -40 build-fuzz/fuzz.log
-        python scripts/junit_case.py build-fuzz/test-results/direct/fuzz.xml fuzz "$fuzz_case" failed \
+        python3 scripts/junit_case.py build-fuzz/test-results/direct/fuzz.xml fuzz "$fuzz_case" failed \
             "libFuzzer exited $fuzz_status after ${runs:-?} inputs: see build-fuzz/fuzz.log and build-fuzz/crash-*"
         status=1
     fi
