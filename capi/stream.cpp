@@ -20,6 +20,17 @@ cvStatus cvStreamCreate(cvStream *out) {
     });
 }
 
+cvStatus cvStreamCreateWithHandle(void **cudaStream, cvStream *out) {
+    return capi::guarded(__func__, [&] {
+        capi::requireOut(cudaStream, "cudaStream");
+        capi::requireOut(out, "out");
+        Ref<Stream> s = Stream::create();
+        void *handle = s->handle();
+        *out = capi::newHandle<cvStream>(std::move(s));
+        *cudaStream = handle;
+    });
+}
+
 cvStatus cvStreamWrap(void *cudaStream, cvStream *out) {
     return capi::guarded(__func__, [&] {
         capi::requireOut(out, "out");
@@ -49,7 +60,7 @@ cvStatus cvStreamSync(cvStream stream) {
     return capi::guarded(__func__, [&] {
         Stream &s = capi::deref<Stream>(stream, "stream");
         DeviceGuard guard(s.device());
-        checkCuda(cudaStreamSynchronize(s.handle()), "cudaStreamSynchronize");
+        s.synchronize();
         hazards::collect(false);
     });
 }

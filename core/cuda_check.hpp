@@ -18,6 +18,25 @@ bool deviceAvailable() noexcept;
 // The calling thread's current device (requires a device).
 int currentDevice();
 
+// Puts the calling thread in cudaStreamCaptureModeRelaxed for the guard's lifetime. While any thread captures a
+// stream in cudaStreamCaptureModeGlobal (torch.cuda.graph's default), "potentially unsafe" calls such as
+// cudaEventQuery, cudaMemPoolCreate, cudaStreamCreate or a lazy module load would fail and invalidate that capture;
+// in relaxed mode this thread may make them. Only for calls that cannot conflict with a capture: never on a
+// capturing stream, never on an event recorded inside one (the library records none there).
+class RelaxedCaptureMode {
+public:
+    RelaxedCaptureMode() noexcept : exchanged_(cudaThreadExchangeStreamCaptureMode(&mode_) == cudaSuccess) {}
+    ~RelaxedCaptureMode() {
+        if (exchanged_) (void)cudaThreadExchangeStreamCaptureMode(&mode_);
+    }
+    RelaxedCaptureMode(const RelaxedCaptureMode &) = delete;
+    RelaxedCaptureMode &operator=(const RelaxedCaptureMode &) = delete;
+
+private:
+    cudaStreamCaptureMode mode_ = cudaStreamCaptureModeRelaxed;
+    bool exchanged_;
+};
+
 // Sets the calling thread's device for the guard's lifetime when it differs (cheap when it does not).
 class DeviceGuard {
 public:

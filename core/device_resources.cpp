@@ -2,6 +2,8 @@
 
 #include "cuda_check.hpp"
 
+#include "../kernels/copymakeborder.hpp"
+#include "../kernels/cvtcolor.hpp"
 #include "../kernels/flip.hpp"
 
 #include <atomic>
@@ -20,6 +22,7 @@ std::map<int, DeviceResources *> *gResources = nullptr;
 
 DeviceResources *makeResources(int device) {
     DeviceGuard guard(device);
+    RelaxedCaptureMode relaxed; // may be first needed inside a capture (an allocation on a capturing stream)
     auto *r = new DeviceResources;
     r->allocStream = Stream::create();
     r->relayStream = Stream::create();
@@ -36,6 +39,8 @@ DeviceResources *makeResources(int device) {
 
 constexpr int kMaxCachedDevices = 64;
 std::atomic<bool> gKernelsLoaded[kMaxCachedDevices]; // zero-initialised: false
+// Resources of the first devices, readable without the lock: every allocation asks for them.
+std::atomic<DeviceResources *> gCachedResources[kMaxCachedDevices]; // zero-initialised: null
 
 } // namespace
 
@@ -43,15 +48,22 @@ void loadKernels(int device) {
     const bool cached = device >= 0 && device < kMaxCachedDevices;
     if (cached && gKernelsLoaded[device].load(std::memory_order_acquire)) return;
     DeviceGuard guard(device);
+    RelaxedCaptureMode relaxed; // cvStreamWrap of a capturing stream may be the library's first call
     checkCuda(cvk::preloadFlipKernels(), "cudaFuncGetAttributes (loading the flip kernels)");
+    checkCuda(cvk::preloadCvtColorKernels(), "cudaFuncGetAttributes (loading the cvtcolor kernels)");
+    checkCuda(cvk::preloadCopyMakeBorderKernels(), "cudaFuncGetAttributes (loading the copymakeborder kernels)");
     if (cached) gKernelsLoaded[device].store(true, std::memory_order_release);
 }
 
 DeviceResources &deviceResources(int device) {
+    const bool cached = device >= 0 && device < kMaxCachedDevices;
+    if (cached)
+        if (DeviceResources *r = gCachedResources[device].load(std::memory_order_acquire)) return *r;
     std::lock_guard<std::mutex> lock(gResourcesMutex);
     if (gResources == nullptr) gResources = new std::map<int, DeviceResources *>;
     auto &slot = (*gResources)[device];
     if (slot == nullptr) slot = makeResources(device);
+    if (cached) gCachedResources[device].store(slot, std::memory_order_release);
     return *slot;
 }
 

@@ -14,7 +14,8 @@ constexpr DTypeInfo kDTypes[] = {
     {CV_DTYPE_INT32, "<i4", "int32", 4},        {CV_DTYPE_UINT64, "<u8", "uint64", 8},
     {CV_DTYPE_INT64, "<i8", "int64", 8},        {CV_DTYPE_FLOAT16, "<f2", "float16", 2},
     {CV_DTYPE_BFLOAT16, "<V2", "bfloat16", 2},  {CV_DTYPE_FLOAT32, "<f4", "float32", 4},
-    {CV_DTYPE_FLOAT64, "<f8", "float64", 8},
+    {CV_DTYPE_FLOAT64, "<f8", "float64", 8},    {CV_DTYPE_COMPLEX64, "<c8", "complex64", 8},
+    {CV_DTYPE_COMPLEX128, "<c16", "complex128", 16},
 };
 
 } // namespace
@@ -44,7 +45,10 @@ cvDataType parseTypestr(const char *typestr, const char *field) {
         invalid(currentFunction(), ": ", field, "=", quoted, " is big-endian; only little-endian or native byte order is supported");
     switch (kind) {
     case 'c':
-        fail(CV_ERROR_NOT_SUPPORTED, currentFunction(), ": ", field, "=", quoted, " is complex, which is unsupported");
+        for (const auto &info : kDTypes)
+            if (info.typestr[1] == kind && info.itemSize == size) return info.dtype;
+        fail(CV_ERROR_NOT_SUPPORTED, currentFunction(), ": ", field, "=", quoted,
+             " is a complex type of an unsupported size (complex64 '<c8' and complex128 '<c16' are supported)");
     case 'V':
         if (size == 2) return CV_DTYPE_UNSPECIFIED;
         fail(CV_ERROR_NOT_SUPPORTED, currentFunction(), ": ", field, "=", quoted,

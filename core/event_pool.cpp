@@ -4,21 +4,48 @@
 #include "stats.hpp"
 #include "stream.hpp"
 
+#include <condition_variable>
 #include <map>
 #include <mutex>
 #include <vector>
 
 namespace cv {
+namespace {
+
+// Threads waiting for a reserved event to be recorded. Only threads that find the event unrecorded touch it, so a
+// submission that nobody waits on costs no lock here.
+std::mutex &recordMutex() { static auto *m = new std::mutex; return *m; }
+std::condition_variable &recordCv() { static auto *c = new std::condition_variable; return *c; }
+
+// The free lists are sharded by thread, so that threads submitting at the same time do not meet on one lock; an
+// event freed by one thread may be reused by another.
+constexpr unsigned kShards = 16;
+struct Shard {
+    std::mutex mutex;
+    std::map<int, std::vector<Event *>> free; // by device
+};
+
+Shard &shardOfThisThread() {
+    // Never destroyed: events stay valid for the life of the process (CUDA may be torn down before static dtors).
+    static Shard *shards = new Shard[kShards];
+    static std::atomic<unsigned> next{0};
+    thread_local unsigned index = next.fetch_add(1, std::memory_order_relaxed) % kShards; // trivially destructible
+    return shards[index];
+}
+
+} // namespace
 
 class EventPool {
 public:
     static Event *acquire(int device) {
+        Shard &shard = shardOfThisThread();
         {
-            std::lock_guard<std::mutex> lock(mutex());
-            auto &list = free()[device];
+            std::lock_guard<std::mutex> lock(shard.mutex);
+            auto &list = shard.free[device];
             if (!list.empty()) {
                 Event *e = list.back();
                 list.pop_back();
+                e->state_.store(0, std::memory_order_relaxed);
                 e->retain(); // pooled events have a count of 0
                 return e;
             }
@@ -28,14 +55,10 @@ public:
         return new Event(handle, device);
     }
     static void give(Event *e) {
-        std::lock_guard<std::mutex> lock(mutex());
-        free()[e->device()].push_back(e);
+        Shard &shard = shardOfThisThread();
+        std::lock_guard<std::mutex> lock(shard.mutex);
+        shard.free[e->device()].push_back(e);
     }
-
-private:
-    // Never destroyed: events stay valid for the life of the process (CUDA may be torn down before static dtors).
-    static std::mutex &mutex() { static auto *m = new std::mutex; return *m; }
-    static std::map<int, std::vector<Event *>> &free() { static auto *f = new std::map<int, std::vector<Event *>>; return *f; }
 };
 
 void Event::lastReleased() noexcept {
@@ -46,13 +69,71 @@ void Event::lastReleased() noexcept {
     }
 }
 
-bool Event::done() const noexcept { return cudaEventQuery(handle_) != cudaErrorNotReady; }
+bool Event::done() const noexcept {
+    const int s = state_.load(std::memory_order_acquire);
+    if (!(s & kRecorded)) return false;
+    if (s & kComplete) return true;
+    {
+        RelaxedCaptureMode relaxed; // cudaEventQuery would invalidate a global-mode capture of any thread
+        if (cudaEventQuery(handle_) == cudaErrorNotReady) return false;
+    }
+    state_.fetch_or(kComplete, std::memory_order_acq_rel);
+    return true;
+}
 
-Ref<Event> recordEvent(const Stream &stream) {
+void Event::noteRecorded(Stream &on) noexcept {
+    recordedOn_ = &on;
+    record_ = on.noteRecord();
+}
+
+bool Event::knownDone(const Stream &on) const noexcept {
+    const int s = state_.load(std::memory_order_acquire);
+    if (!(s & kRecorded)) return false;
+    if (s & kComplete) return true;
+    if (recordedOn_ != &on || !on.synchronizedPast(record_)) return false;
+    state_.fetch_or(kComplete, std::memory_order_acq_rel);
+    return true;
+}
+
+Ref<Event> recordEvent(Stream &stream) {
     Ref<Event> e = Ref<Event>::adopt(EventPool::acquire(stream.device()));
     checkCuda(cudaEventRecord(e->handle(), stream.handle()), "cudaEventRecord");
+    e->noteRecorded(stream);
+    e->state_.store(Event::kRecorded, std::memory_order_release);
     count(stats().eventRecords);
     return e;
+}
+
+Ref<Event> reserveEvent(int device) { return Ref<Event>::adopt(EventPool::acquire(device)); }
+
+void publishEvent(Event &event, Stream *stream) noexcept {
+    event.recordedOn_ = nullptr;
+    if (stream != nullptr) {
+        if (cudaEventRecord(event.handle(), stream->handle()) == cudaSuccess) {
+            event.noteRecorded(*stream);
+            count(stats().eventRecords);
+        } else {
+            (void)cudaGetLastError();
+        }
+    }
+    const int before = event.state_.exchange(Event::kRecorded, std::memory_order_acq_rel);
+    if (before & Event::kWaiters) {
+        // Taking the mutex orders this wake-up after the waiter's check of the state (no lost wake-up).
+        { std::lock_guard<std::mutex> lock(recordMutex()); }
+        recordCv().notify_all();
+    }
+}
+
+void awaitRecorded(const Event &event) noexcept {
+    if (event.recorded()) return;
+    std::unique_lock<std::mutex> lock(recordMutex());
+    for (;;) {
+        int s = event.state_.load(std::memory_order_acquire);
+        if (s & Event::kRecorded) return;
+        if (!(s & Event::kWaiters) && !event.state_.compare_exchange_weak(s, s | Event::kWaiters, std::memory_order_acq_rel))
+            continue;
+        recordCv().wait(lock);
+    }
 }
 
 void waitEvent(const Stream &stream, const Event &event) {

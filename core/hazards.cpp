@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <deque>
 #include <map>
 #include <mutex>
 #include <new>
@@ -17,17 +18,38 @@ namespace cv {
 namespace hazards {
 namespace {
 
+// An event some access recorded, with the stream it was recorded on (completion order is per stream).
+struct Pending {
+    cudaStream_t stream;
+    Ref<Event> event;
+};
+
+// A cleanup callback waiting for GPU work. `waits` are the accesses still pending when it was deferred; the first
+// one names the queue it sits in.
 struct Deferred {
-    std::vector<Ref<Event>> events;
+    std::vector<Pending> waits;
     cvCleanupFn fn;
     void *userData;
 };
 
+// Deferred cleanups in one FIFO per stream, keyed by the stream of their first pending event: events of one stream
+// complete in the order they were recorded, so a collection checks the oldest entry of a queue and stops at the
+// first one that is not done. A collection costs what is ready, not the backlog.
+struct DeferredQueues {
+    std::mutex mutex; // never held across a callback; guards the queues, not the engine's hazard state
+    std::map<cudaStream_t, std::deque<Deferred>> queues;
+    std::atomic<size_t> count{0};
+    std::atomic<unsigned> submissions{0}; // submissions that found cleanups waiting (see collectReady)
+    size_t rotation = 0;                 // which other queue a submission also looks at
+};
+
+// The engine's lock guards bookkeeping only (regions, accesses, the registry): no CUDA call and no event query is
+// made under it.
 struct Engine {
     std::mutex mutex;
     std::map<uint64_t, Ref<Region>> regions; // disjoint root regions keyed by lo
-    std::vector<Deferred> deferred;
-    uint64_t attachCount = 0;
+    std::atomic<uint64_t> attachCount{0};
+    DeferredQueues deferred;
 };
 
 // Never destroyed (tensors may be released from static destructors of other libraries), and not on the heap: after
@@ -46,31 +68,111 @@ Region *rootOf(Tensor &t) {
     return r;
 }
 
-// A root only the registry holds and no GPU work uses any more (a never-recorded event counts as in use).
-bool forgettable(const Region &r) {
-    if (r.useCount() != 1) return false;
+// Whether a region's accesses are known to have completed, without a query (a null or unrecorded event counts as
+// in use).
+bool knownIdle(const Region &r) {
     for (const auto *accesses : {&r.writers, &r.readers})
         for (const Access &a : *accesses)
-            if (!a.event || !a.event->done()) return false;
+            if (!a.event || !a.event->knownDone(*a.stream)) return false;
     return true;
 }
 
+// Forgets roots that only the registry holds and whose GPU work has completed (foreign memory released with work
+// pending stays registered until then). Called outside the lock, every 256 attaches: what is known done goes at
+// once; the rest is queried with the lock released, and forgotten if still unused.
 void sweepUnused(Engine &e) {
-    for (auto it = e.regions.begin(); it != e.regions.end();)
-        it = forgettable(*it->second) ? e.regions.erase(it) : std::next(it);
-}
-
-// The access's event, recorded now if it was deferred (see Access).
-Event &eventOf(Access &a) {
-    if (!a.event) {
-        DeviceGuard guard(a.stream->device());
-        a.event = recordEvent(*a.stream);
+    std::vector<Ref<Region>> candidates;
+    std::vector<Ref<Event>> events;
+    {
+        std::lock_guard<std::mutex> lock(e.mutex);
+        for (auto it = e.regions.begin(); it != e.regions.end();) {
+            const Region &r = *it->second;
+            if (r.useCount() == 1 && knownIdle(r)) {
+                it = e.regions.erase(it);
+                continue;
+            }
+            if (r.useCount() == 1) {
+                candidates.push_back(it->second);
+                for (const auto *accesses : {&r.writers, &r.readers})
+                    for (const Access &a : *accesses)
+                        if (a.event) events.push_back(a.event);
+            }
+            ++it;
+        }
     }
-    return *a.event;
+    // The queries (on copies: the accesses change under the lock only) mark completed events (Event::done), so the
+    // check under the lock below needs none; an access added meanwhile (another wrapper of the memory, used and
+    // released) is not marked, and keeps the region.
+    for (const Ref<Event> &ev : events) (void)ev->done();
+    std::lock_guard<std::mutex> lock(e.mutex);
+    for (const Ref<Region> &r : candidates) {
+        if (r->useCount() != 2 || !knownIdle(*r)) continue;
+        auto it = e.regions.find(r->lo);
+        if (it != e.regions.end() && it->second == r) e.regions.erase(it);
+    }
 }
 
-bool allDone(const std::vector<Ref<Event>> &events) {
-    return std::all_of(events.begin(), events.end(), [](const Ref<Event> &e) { return e->done(); });
+// Events reserved under the engine lock that the reserving thread must record once the lock is released: deferred
+// access events (see Access) and a submission's own event. Whatever is left is recorded by the destructor, so that a
+// failure on the way (a failed wait or launch) still publishes them: other threads may already wait for them, and an
+// event recorded on its stream covers that stream's earlier work, which later accesses were told to wait for.
+class Reservations {
+public:
+    Reservations() = default;
+    Reservations(const Reservations &) = delete;
+    Reservations &operator=(const Reservations &) = delete;
+    ~Reservations() {
+        publishDeferred();
+        publishOwn();
+    }
+    // The access's event, reserved now if it was deferred (recorded by publishDeferred, on the access's stream,
+    // covering that access and whatever the stream did since).
+    Ref<Event> eventOf(Access &a) {
+        if (!a.event) {
+            a.event = reserveEvent(a.stream->device());
+            pending_.push_back({a.stream, a.event});
+        }
+        return a.event;
+    }
+    // Makes `event` (reserved, not published) this submission's event, recorded on `stream` by publishOwn.
+    const Ref<Event> &own(const Ref<Stream> &stream, Ref<Event> event) {
+        ownStream_ = stream;
+        own_ = std::move(event);
+        return own_;
+    }
+    void publishDeferred() noexcept {
+        for (auto &[stream, event] : pending_) publish(*event, *stream);
+        pending_.clear();
+    }
+    void publishOwn() noexcept {
+        if (own_) publish(*own_, *ownStream_);
+        own_ = nullptr;
+    }
+
+private:
+    static void publish(Event &event, Stream &stream) noexcept {
+        try {
+            DeviceGuard guard(stream.device());
+            publishEvent(event, &stream);
+        } catch (...) {
+            publishEvent(event, nullptr);
+        }
+    }
+    std::vector<std::pair<Ref<Stream>, Ref<Event>>> pending_;
+    Ref<Stream> ownStream_;
+    Ref<Event> own_;
+};
+
+// Copies of a region's accesses, taken under the lock and examined outside it; with `reserved`, every one has an
+// event (deferred ones reserved).
+std::vector<Access> snapshot(Region &root, Reservations *reserved) {
+    std::vector<Access> out;
+    for (auto *accesses : {&root.writers, &root.readers})
+        for (Access &a : *accesses) {
+            if (reserved != nullptr) reserved->eventOf(a);
+            out.push_back(a);
+        }
+    return out;
 }
 
 // Device checks of a wrapper's memory (once), outside the engine lock. `stream` is the operation's stream, or null for
@@ -119,16 +221,93 @@ std::atomic<bool> &trackingEnabled() {
     return enabled;
 }
 
+std::atomic<bool> &awaitEnabled() {
+    static std::atomic<bool> enabled{true};
+    return enabled;
+}
+
+std::atomic<void (*)()> &beforeLaunchHook() {
+    static std::atomic<void (*)()> hook{nullptr};
+    return hook;
+}
+
 void runCleanups(std::vector<Deferred> &ready) {
     for (auto &d : ready) d.fn(d.userData);
+}
+
+// Queues a cleanup behind its first pending event, or returns true when it waits for nothing.
+bool deferOrReady(Engine &e, Deferred &d) {
+    if (d.waits.empty()) return true;
+    std::lock_guard<std::mutex> lock(e.deferred.mutex);
+    e.deferred.queues[d.waits.front().stream].push_back(std::move(d));
+    e.deferred.count.fetch_add(1, std::memory_order_relaxed);
+    return false;
+}
+
+// Moves the ready entries at the head of one queue into `ready`; entries that still wait on another stream move to
+// that stream's queue. Stops at the first entry that is not done. Returns whether the queue is now empty.
+bool drainQueue(DeferredQueues &q, cudaStream_t key, std::vector<Deferred> &ready) {
+    auto it = q.queues.find(key);
+    if (it == q.queues.end()) return true;
+    std::deque<Deferred> &queue = it->second;
+    while (!queue.empty()) {
+        Deferred &d = queue.front();
+        auto &w = d.waits;
+        w.erase(w.begin(), std::find_if(w.begin(), w.end(), [](const Pending &p) { return !p.event->done(); }));
+        if (!w.empty() && w.front().stream == key) break;
+        Deferred moved = std::move(d);
+        queue.pop_front();
+        if (moved.waits.empty()) {
+            q.count.fetch_sub(1, std::memory_order_relaxed);
+            ready.push_back(std::move(moved));
+        } else {
+            q.queues[moved.waits.front().stream].push_back(std::move(moved)); // does not invalidate `queue` (std::map)
+        }
+    }
+    if (!queue.empty()) return false;
+    q.queues.erase(it);
+    return true;
+}
+
+// Collects the queues of `stream` and of one other stream in turn (a submission's share of the work), or of every
+// stream when `stream` is null. A submission looks only every kCollectEvery-th time while few cleanups wait: each
+// look queries an event, and a cleanup may wait a few operations longer without harm.
+void collectReady(const Stream *stream) {
+    Engine &e = engine();
+    DeferredQueues &q = e.deferred;
+    const size_t waiting = q.count.load(std::memory_order_relaxed);
+    if (waiting == 0) return;
+    constexpr unsigned kCollectEvery = 8;
+    constexpr size_t kManyWaiting = 64;
+    if (stream != nullptr && waiting < kManyWaiting && q.submissions.fetch_add(1, std::memory_order_relaxed) % kCollectEvery != 0)
+        return;
+    std::vector<Deferred> ready;
+    {
+        std::unique_lock<std::mutex> lock(q.mutex, std::defer_lock);
+        if (stream == nullptr) lock.lock();
+        else if (!lock.try_lock()) return; // another thread is collecting
+        if (stream == nullptr) {
+            std::vector<cudaStream_t> keys;
+            for (const auto &entry : q.queues) keys.push_back(entry.first);
+            for (cudaStream_t key : keys) drainQueue(q, key, ready);
+        } else {
+            drainQueue(q, stream->handle(), ready);
+            if (!q.queues.empty()) {
+                auto other = q.queues.begin();
+                std::advance(other, static_cast<std::ptrdiff_t>(q.rotation++ % q.queues.size()));
+                drainQueue(q, other->first, ready);
+            }
+        }
+    }
+    runCleanups(ready);
 }
 
 } // namespace
 
 Ref<Region> attach(uint64_t lo, uint64_t hi) {
     Engine &e = engine();
+    if (e.attachCount.fetch_add(1, std::memory_order_relaxed) % 256 == 255) sweepUnused(e);
     std::lock_guard<std::mutex> lock(e.mutex);
-    if (++e.attachCount % 256 == 0) sweepUnused(e);
     // Roots are disjoint and sorted by lo, so their hi are sorted too: start at the last root with lo <= query lo.
     auto it = e.regions.upper_bound(lo);
     if (it != e.regions.begin() && std::prev(it)->second->hi > lo) --it;
@@ -162,6 +341,9 @@ Ref<Region> attach(uint64_t lo, uint64_t hi) {
 void addProducer(Tensor &tensor, const Ref<Stream> &stream, bool recordNow) {
     Engine &e = engine();
     DeviceGuard guard(stream->device());
+    // An event recorded inside a capture could never be queried or waited on outside it: work that follows on the
+    // capture is ordered by the graph itself, so a capturing producer adds no hazard state.
+    if (isCapturing(*stream)) return;
     // Only a stream the library owns may have its event recorded later: an adopted one may be gone by then.
     Ref<Event> event = recordNow || !stream->owned() ? recordEvent(*stream) : nullptr;
     std::lock_guard<std::mutex> lock(e.mutex);
@@ -187,13 +369,24 @@ void submit(const Ref<Stream> &stream, std::initializer_list<Use> uses, const st
         launch();
         return;
     }
+    // Under the lock: the hazards to wait for, and this submission's access with its event reserved, so that every
+    // later submission orders itself after this one. Outside it: the waits, the launch and the record. A later
+    // submission that needs this event waits until it is recorded (awaitRecorded), also on the same stream, whose
+    // order then follows the order of the bookkeeping.
+    Reservations reserved;
+    std::vector<Ref<Event>> waits;      // other streams' events: cudaStreamWaitEvent
+    std::vector<Ref<Event>> unrecorded; // this stream's events not recorded yet: launch after them
+    struct Touched {
+        Region *root;
+        bool write;
+    };
+    std::vector<Touched> touched;
+    // Allocations (and an event creation when the pool is empty) happen before the lock, not under it.
+    touched.reserve(uses.size());
+    waits.reserve(2 * uses.size());
+    Ref<Event> event = reserveEvent(stream->device());
     {
         std::lock_guard<std::mutex> lock(e.mutex);
-        struct Touched {
-            Region *root;
-            bool write;
-        };
-        std::vector<Touched> touched;
         for (const Use &u : uses) {
             Region *root = rootOf(*u.tensor);
             if (root == nullptr) continue;
@@ -201,21 +394,22 @@ void submit(const Ref<Stream> &stream, std::initializer_list<Use> uses, const st
             if (same != touched.end()) same->write = same->write || u.write;
             else touched.push_back({root, u.write});
         }
-        std::vector<Event *> waits;
         auto addWaits = [&](std::vector<Access> &accesses) {
-            for (Access &a : accesses)
-                if (!sameStream(*a.stream, *stream) && std::find(waits.begin(), waits.end(), &eventOf(a)) == waits.end())
-                    waits.push_back(a.event.get());
+            for (Access &a : accesses) {
+                if (sameStream(*a.stream, *stream)) {
+                    if (a.event && !a.event->recorded()) unrecorded.push_back(a.event);
+                    continue;
+                }
+                Ref<Event> ev = reserved.eventOf(a);
+                if (std::find(waits.begin(), waits.end(), ev) == waits.end()) waits.push_back(std::move(ev));
+            }
         };
         for (const Touched &t : touched) {
-            addWaits(t.root->writers);           // RAW, WAW
+            addWaits(t.root->writers);              // RAW, WAW
             if (t.write) addWaits(t.root->readers); // WAR
         }
-        if (trackingEnabled().load(std::memory_order_relaxed))
-            for (Event *ev : waits) waitEvent(*stream, *ev);
-        launch();
         if (!touched.empty()) {
-            Ref<Event> done = recordEvent(*stream);
+            const Ref<Event> &done = reserved.own(stream, std::move(event));
             for (const Touched &t : touched) {
                 if (t.write) {
                     t.root->writers.assign(1, Access{stream, done});
@@ -229,24 +423,53 @@ void submit(const Ref<Stream> &stream, std::initializer_list<Use> uses, const st
             }
         }
     }
-    collect(false);
+    reserved.publishDeferred();
+    const bool await = awaitEnabled().load(std::memory_order_relaxed);
+    if (trackingEnabled().load(std::memory_order_relaxed))
+        for (const Ref<Event> &ev : waits) {
+            if (await) awaitRecorded(*ev);
+            waitEvent(*stream, *ev);
+        }
+    if (await)
+        for (const Ref<Event> &ev : unrecorded) awaitRecorded(*ev);
+    if (auto hook = beforeLaunchHook().load(std::memory_order_acquire)) hook();
+    launch();
+    reserved.publishOwn();
+    collectReady(stream.get());
 }
 
 Ref<Stream> exportStream(Tensor &tensor) {
     Engine &e = engine();
     settleUnknownProducers({{&tensor, false}}, nullptr);
-    std::lock_guard<std::mutex> lock(e.mutex);
-    Region *root = rootOf(tensor);
-    if (root == nullptr) return nullptr;
-    // Pending reads count too: a consumer may write into the exported memory.
+    Reservations reserved;
+    std::vector<Access> accesses;
+    {
+        std::lock_guard<std::mutex> lock(e.mutex);
+        Region *root = rootOf(tensor);
+        if (root == nullptr) return nullptr;
+        accesses = snapshot(*root, &reserved);
+    }
+    reserved.publishDeferred();
+    // Pending reads count too: a consumer may write into the exported memory. What is known to be done (synchronised
+    // streams, events found complete before) is left out without a query. If the rest is on one stream the library
+    // owns, that stream is advertised without asking whether its work has completed meanwhile (a query costs about
+    // a microsecond; a consumer's wait on a completed stream costs nothing): no access is ever left out unless done.
     std::vector<const Access *> pending;
-    for (auto *accesses : {&root->writers, &root->readers})
-        for (Access &a : *accesses)
-            if (!eventOf(a).done()) pending.push_back(&a);
+    for (const Access &a : accesses) {
+        awaitRecorded(*a.event); // the advertised stream must already hold the access's work
+        if (!a.event->knownDone(*a.stream)) pending.push_back(&a);
+    }
+    auto onOneOwnedStream = [&] {
+        return pending.front()->stream->owned() && std::all_of(pending.begin(), pending.end(), [&](const Access *a) {
+                   return sameStream(*a->stream, *pending.front()->stream);
+               });
+    };
     if (pending.empty()) return nullptr;
+    if (onOneOwnedStream()) return pending.front()->stream;
+    pending.erase(std::remove_if(pending.begin(), pending.end(), [](const Access *a) { return a->event->done(); }), pending.end());
+    if (pending.empty()) return nullptr;
+    if (onOneOwnedStream()) return pending.front()->stream;
     const Ref<Stream> &first = pending.front()->stream;
-    const bool oneStream = std::all_of(pending.begin(), pending.end(), [&](const Access *a) { return sameStream(*a->stream, *first); });
-    if (oneStream && first->owned()) return first;
     // A CAI export must not advertise a default stream (0/1/2 mean something else to consumers), nor several, nor an
     // adopted stream (the export must keep the advertised stream alive, which only the library's own streams allow):
     // relay them through a library-owned stream that waits on each.
@@ -259,33 +482,52 @@ Ref<Stream> exportStream(Tensor &tensor) {
 
 void retire(Tensor &tensor) noexcept {
     Engine &e = engine();
-    std::vector<Deferred> ready;
     try {
-        std::lock_guard<std::mutex> lock(e.mutex);
-        // Pending accesses are looked up (cudaEventQuery, slow) only where they matter: for a cleanup callback, and
-        // for foreign memory, whose region must outlive its pending work.
+        // Pending accesses matter for a cleanup callback, and for foreign memory, whose region must outlive its
+        // pending work. No event is queried here (a query costs about a microsecond): what is not known done is
+        // treated as pending, so the cleanup waits in its stream's queue for a collection, and the region for the
+        // registry's sweep.
         const bool needPending = tensor.cleanup != nullptr || !tensor.ownsMemory();
-        std::vector<Ref<Event>> pending;
+        Reservations reserved;
+        std::vector<Access> accesses;
+        Ref<Region> held;
         Ref<Stream> onlyStream; // the one stream that accessed the memory, if there is exactly one
         bool oneStream = true;
-        Region *root = rootOf(tensor);
-        if (root != nullptr)
-            for (auto *accesses : {&root->writers, &root->readers})
-                for (Access &a : *accesses) {
-                    if (!onlyStream) onlyStream = a.stream;
-                    else if (!sameStream(*onlyStream, *a.stream)) oneStream = false;
-                    if (needPending && !eventOf(a).done()) pending.push_back(a.event);
-                }
-        if (tensor.ownsMemory() && root != nullptr) {
+        {
+            std::lock_guard<std::mutex> lock(e.mutex);
+            Region *root = rootOf(tensor);
+            if (root != nullptr)
+                for (const auto *list : {&root->writers, &root->readers})
+                    for (const Access &a : *list) {
+                        if (!onlyStream) onlyStream = a.stream;
+                        else if (!sameStream(*onlyStream, *a.stream)) oneStream = false;
+                    }
+            const bool freeOnTheOneStream = onlyStream && oneStream && onlyStream->owned();
+            if (root != nullptr) accesses = snapshot(*root, needPending || !freeOnTheOneStream ? &reserved : nullptr);
+            held = Ref<Region>(root);
+            tensor.region = nullptr;
+        }
+        reserved.publishDeferred();
+        // Accesses other threads reserved before this release must be on their streams before the free is queued.
+        for (const Access &a : accesses)
+            if (a.event) awaitRecorded(*a.event);
+        std::vector<Pending> pending;
+        if (needPending)
+            for (const Access &a : accesses)
+                if (!a.event->knownDone(*a.stream)) pending.push_back({a.stream->handle(), a.event});
+        if (tensor.ownsMemory() && held) {
             DeviceGuard guard(tensor.device);
             // Stream-ordered free, with no need to know whether the work has finished: on the one stream that used the
             // memory when the library owns it, else on the allocation stream after waiting for every access (a
             // completed event costs nothing; an adopted stream may no longer exist).
             const bool onTheOneStream = onlyStream && oneStream && onlyStream->owned();
-            const Stream &freeOn = onTheOneStream ? *onlyStream : *deviceResources(tensor.device).allocStream;
-            if (!onTheOneStream)
-                for (auto *accesses : {&root->writers, &root->readers})
-                    for (Access &a : *accesses) waitEvent(freeOn, eventOf(a));
+            // Memory allocated inside a capture that is still going on is freed inside it too (a graph free node):
+            // freed outside, it would be reused before the graph ever ran.
+            const bool inCapture = tensor.capturedOn && isCapturing(*tensor.capturedOn);
+            const Stream &freeOn = inCapture ? *tensor.capturedOn
+                                   : onTheOneStream ? *onlyStream : *deviceResources(tensor.device).allocStream;
+            if (!onTheOneStream && !inCapture)
+                for (const Access &a : accesses) waitEvent(freeOn, *a.event); // recorded: awaited above
             (void)cudaFreeAsync(reinterpret_cast<void *>(tensor.desc().data), freeOn.handle());
         }
         // Owned memory is freed stream-ordered (the pool orders any reuse), so its region can be forgotten at once;
@@ -293,20 +535,65 @@ void retire(Tensor &tensor) noexcept {
         const bool idle = tensor.ownsMemory() || pending.empty();
         if (tensor.cleanup != nullptr) {
             Deferred d{std::move(pending), tensor.cleanup, tensor.cleanupUserData};
-            if (allDone(d.events)) ready.push_back(std::move(d));
-            else e.deferred.push_back(std::move(d));
+            if (deferOrReady(e, d)) d.fn(d.userData);
         }
-        Ref<Region> held(root);
-        tensor.region = nullptr;
         // Forget a region that nobody else views, with the streams and events it holds.
-        if (held && held->useCount() == 2 && idle) {
-            auto it = e.regions.find(held->lo);
-            if (it != e.regions.end() && it->second == held) e.regions.erase(it);
+        if (held && idle) {
+            std::lock_guard<std::mutex> lock(e.mutex);
+            if (held->useCount() == 2) {
+                auto it = e.regions.find(held->lo);
+                if (it != e.regions.end() && it->second == held) e.regions.erase(it);
+            }
         }
     } catch (...) {
         // Release cannot report errors; a failed free leaks rather than corrupts.
     }
-    runCleanups(ready);
+}
+
+int deviceOf(Tensor &tensor) {
+    checkDevice(tensor, nullptr);
+    return tensor.device >= 0 ? tensor.device : currentDevice();
+}
+
+bool isCapturing(const Stream &stream) {
+    cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+    checkCuda(cudaStreamIsCapturing(stream.handle(), &capture), "cudaStreamIsCapturing");
+    return capture != cudaStreamCaptureStatusNone;
+}
+
+void orderConsumer(Tensor &tensor, const Ref<Stream> &consumer, bool includeReads, bool wait) {
+    Engine &e = engine();
+    DeviceGuard guard(consumer->device());
+    settleUnknownProducers({{&tensor, false}}, consumer.get()); // its capture check comes before any other CUDA call
+    checkDevice(tensor, consumer.get());
+    if (!wait || isCapturing(*consumer)) return;
+    // As in submit: the events are found (deferred ones reserved) under the lock, recorded and waited on outside it.
+    Reservations reserved;
+    std::vector<Ref<Event>> waits;
+    {
+        std::lock_guard<std::mutex> lock(e.mutex);
+        Region *root = rootOf(tensor);
+        if (root == nullptr) return;
+        auto addWaits = [&](std::vector<Access> &accesses) {
+            for (Access &a : accesses) {
+                if (sameStream(*a.stream, *consumer)) continue;
+                Ref<Event> ev = reserved.eventOf(a);
+                if (std::find(waits.begin(), waits.end(), ev) == waits.end()) waits.push_back(std::move(ev));
+            }
+        };
+        addWaits(root->writers);
+        if (includeReads) addWaits(root->readers);
+    }
+    reserved.publishDeferred();
+    if (trackingEnabled().load(std::memory_order_relaxed))
+        for (const Ref<Event> &ev : waits) {
+            awaitRecorded(*ev);
+            waitEvent(*consumer, *ev);
+        }
+}
+
+void addConsumer(Tensor &tensor, const Ref<Stream> &consumer) {
+    if (tensor.desc().numel > 0) addProducer(tensor, consumer, true);
 }
 
 void collect(bool wait) {
@@ -314,8 +601,10 @@ void collect(bool wait) {
     if (wait) {
         std::vector<Ref<Event>> events;
         {
-            std::lock_guard<std::mutex> lock(e.mutex);
-            for (const Deferred &d : e.deferred) events.insert(events.end(), d.events.begin(), d.events.end());
+            std::lock_guard<std::mutex> lock(e.deferred.mutex);
+            for (const auto &entry : e.deferred.queues)
+                for (const Deferred &d : entry.second)
+                    for (const Pending &p : d.waits) events.push_back(p.event);
         }
         for (const Ref<Event> &ev : events) checkCuda(cudaEventSynchronize(ev->handle()), "cudaEventSynchronize");
         for (int device : devicesWithResources()) {
@@ -323,20 +612,14 @@ void collect(bool wait) {
             checkCuda(cudaStreamSynchronize(deviceResources(device).allocStream->handle()), "cudaStreamSynchronize");
         }
     }
-    std::vector<Deferred> ready;
-    {
-        std::lock_guard<std::mutex> lock(e.mutex);
-        if (e.deferred.empty()) return;
-        auto keep = std::stable_partition(e.deferred.begin(), e.deferred.end(), [](const Deferred &d) { return !allDone(d.events); });
-        std::move(keep, e.deferred.end(), std::back_inserter(ready));
-        e.deferred.erase(keep, e.deferred.end());
-    }
-    runCleanups(ready);
+    collectReady(nullptr);
 }
 
 } // namespace hazards
 
 namespace detail {
 void setHazardTrackingEnabled(bool enabled) noexcept { hazards::trackingEnabled().store(enabled, std::memory_order_relaxed); }
+void setAwaitRecordedEnabled(bool enabled) noexcept { hazards::awaitEnabled().store(enabled, std::memory_order_relaxed); }
+void setBeforeLaunchHook(void (*hook)()) noexcept { hazards::beforeLaunchHook().store(hook, std::memory_order_release); }
 } // namespace detail
 } // namespace cv

@@ -6,13 +6,14 @@
 
 namespace cv {
 
+// Each counter on its own cache line: threads submitting on different streams update them at the same time.
 struct Stats {
-    std::atomic<uint64_t> deviceSyncs{0};
-    std::atomic<uint64_t> eventRecords{0};
-    std::atomic<uint64_t> eventWaits{0};
-    std::atomic<uint64_t> kernelLaunches{0};
-    std::atomic<int64_t> liveTensors{0};
-    std::atomic<int64_t> liveStreams{0};
+    alignas(64) std::atomic<uint64_t> deviceSyncs{0};
+    alignas(64) std::atomic<uint64_t> eventRecords{0};
+    alignas(64) std::atomic<uint64_t> eventWaits{0};
+    alignas(64) std::atomic<uint64_t> kernelLaunches{0};
+    alignas(64) std::atomic<int64_t> liveTensors{0};
+    alignas(64) std::atomic<int64_t> liveStreams{0};
 };
 
 Stats &stats() noexcept;

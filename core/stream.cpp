@@ -5,6 +5,7 @@
 #include "error.hpp"
 #include "stats.hpp"
 
+#include <deque>
 #include <map>
 #include <mutex>
 
@@ -16,6 +17,65 @@ std::mutex gOwnedMutex; // constant-initialised, trivially destructible
 std::map<cudaStream_t, Stream *> *gOwned = nullptr;
 
 } // namespace
+
+// Released library streams, per device, oldest first. A stream enters at its last reference (so no handle and no
+// hazard state holds it) and leaves only when cudaStreamQuery says its work has completed: a new stream never waits
+// behind old work (work a caller queued through the raw cudaStream_t included). CUDA streams are costly to create
+// (several microseconds) and cheap to keep; the pool is bounded.
+class StreamPool {
+public:
+    static constexpr size_t kMaxIdlePerDevice = 32;
+
+    // A pooled stream of `device` with no work pending, with one reference, or null.
+    static Stream *take(int device) {
+        std::lock_guard<std::mutex> lock(mutex());
+        auto it = idle().find(device);
+        if (it == idle().end()) return nullptr;
+        std::deque<Stream *> &streams = it->second;
+        // The oldest first: the likeliest to be done. Busy ones stay, in their order; at most two queries.
+        for (size_t i = 0; i < streams.size() && i < 2; ++i) {
+            Stream *s = streams[i];
+            RelaxedCaptureMode relaxed; // a query would invalidate a global-mode capture of another thread
+            const cudaError_t state = cudaStreamQuery(s->handle_);
+            if (state == cudaErrorNotReady) continue;
+            streams.erase(streams.begin() + static_cast<std::ptrdiff_t>(i));
+            if (state != cudaSuccess) {
+                (void)cudaGetLastError();
+                stats().liveStreams.fetch_add(1, std::memory_order_relaxed); // the destructor counts it out again
+                delete s; // unusable (a failed earlier launch, say): not handed out again
+                return nullptr;
+            }
+            s->retain(); // pooled streams have a count of 0
+            stats().liveStreams.fetch_add(1, std::memory_order_relaxed);
+            return s;
+        }
+        return nullptr;
+    }
+
+    // Keeps `s` (count 0) for reuse; false when the pool is full.
+    static bool give(Stream *s) {
+        std::lock_guard<std::mutex> lock(mutex());
+        std::deque<Stream *> &streams = idle()[s->device_];
+        if (streams.size() >= kMaxIdlePerDevice) return false;
+        streams.push_back(s);
+        stats().liveStreams.fetch_sub(1, std::memory_order_relaxed);
+        return true;
+    }
+
+private:
+    // Never destroyed (CUDA may be gone by the time static destructors run), and allocated at the first release.
+    static std::mutex &mutex() { static auto *m = new std::mutex; return *m; }
+    static std::map<int, std::deque<Stream *>> &idle() { static auto *p = new std::map<int, std::deque<Stream *>>; return *p; }
+};
+
+void Stream::lastReleased() noexcept {
+    try {
+        if (owned_ && StreamPool::give(this)) return;
+    } catch (...) {
+        // No room to remember it: destroy it instead.
+    }
+    delete this;
+}
 
 Stream::Stream(cudaStream_t handle, int device, bool owned) noexcept
     : handle_(handle), device_(device), owned_(owned) {
@@ -36,6 +96,7 @@ Stream::~Stream() {
 
 Ref<Stream> Stream::create() {
     const int device = currentDevice();
+    if (Stream *pooled = StreamPool::take(device)) return Ref<Stream>::adopt(pooled);
     cudaStream_t handle = nullptr;
     loadKernels(device);
     checkCuda(cudaStreamCreateWithFlags(&handle, cudaStreamNonBlocking), "cudaStreamCreateWithFlags");
@@ -44,6 +105,14 @@ Ref<Stream> Stream::create() {
     if (gOwned == nullptr) gOwned = new std::map<cudaStream_t, Stream *>;
     (*gOwned)[handle] = s.get();
     return s;
+}
+
+void Stream::synchronize() {
+    const uint64_t issued = records_.load(std::memory_order_acquire);
+    checkCuda(cudaStreamSynchronize(handle_), "cudaStreamSynchronize");
+    uint64_t seen = synced_.load(std::memory_order_relaxed);
+    while (seen < issued && !synced_.compare_exchange_weak(seen, issued, std::memory_order_acq_rel)) {
+    }
 }
 
 Ref<Stream> Stream::adopt(cudaStream_t handle) {
@@ -58,8 +127,14 @@ Ref<Stream> Stream::adopt(cudaStream_t handle) {
         }
     }
     int device = currentDevice();
-    if (handle != nullptr && handle != cudaStreamLegacy && handle != cudaStreamPerThread)
-        checkCuda(cudaStreamGetDevice(handle, &device), "cudaStreamGetDevice");
+    if (handle != nullptr && handle != cudaStreamLegacy) {
+        // cudaStreamGetDevice is illegal while the stream is being captured into a CUDA graph (it invalidates the
+        // capture); cudaStreamIsCapturing is legal. A capturing stream is taken to be on the current device, where
+        // the framework that captures works (torch.cuda.graph sets it); an operator launched on it otherwise fails.
+        cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+        checkCuda(cudaStreamIsCapturing(handle, &capture), "cudaStreamIsCapturing");
+        if (capture == cudaStreamCaptureStatusNone) checkCuda(cudaStreamGetDevice(handle, &device), "cudaStreamGetDevice");
+    }
     return Ref<Stream>::adopt(new Stream(handle, device, false));
 }
 

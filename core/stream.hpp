@@ -5,12 +5,16 @@
 
 #include <cuda_runtime.h>
 
+#include <atomic>
+#include <cstdint>
+
 namespace cv {
 
 class Stream final : public RefCounted {
 public:
 
-    // A new non-blocking stream on the current device.
+    // A non-blocking stream on the current device: a released library stream that no handle holds and that has no
+    // work pending (cudaStreamQuery), else a new one.
     static Ref<Stream> create();
     // Adopts `handle` (nullptr = legacy default stream) on its device without owning it. A handle of a stream the
     // library created returns that stream's own object, so hazard state keeps it alive rather than an alias.
@@ -23,12 +27,24 @@ public:
     // stream may be destroyed by its owner at any time after the call that used it.
     bool owned() const noexcept { return owned_; }
 
+    // Library records on this stream object are numbered (noteRecord, after the cudaEventRecord call returned);
+    // synchronize() remembers how many were issued before it, so that their completion is known without a query.
+    uint64_t noteRecord() noexcept { return records_.fetch_add(1, std::memory_order_acq_rel); }
+    bool synchronizedPast(uint64_t record) const noexcept { return record < synced_.load(std::memory_order_acquire); }
+    // BLOCKS until the stream's work has completed (cudaStreamSynchronize).
+    void synchronize();
+
 private:
+    friend class StreamPool;
     Stream(cudaStream_t handle, int device, bool owned) noexcept;
     ~Stream() override;
+    // An owned stream goes to the pool of idle streams (or is destroyed when the pool is full); an adopted one is
+    // deleted.
+    void lastReleased() noexcept override;
     cudaStream_t handle_;
     int device_;
     bool owned_;
+    std::atomic<uint64_t> records_{0}, synced_{0};
 };
 
 inline bool sameStream(const Stream &a, const Stream &b) noexcept { return a.handle() == b.handle(); }

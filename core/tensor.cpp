@@ -55,8 +55,11 @@ Ref<Tensor> Tensor::create(int32_t ndim, const int64_t *shape, int32_t dtype, co
     t->checked.store(true);
     if (p != nullptr) {
         t->region = hazards::attach(t->desc().addressLo(), t->desc().addressHi());
-        // On the caller's stream the allocation needs no event unless another stream uses the memory first.
-        hazards::addProducer(*t, allocOn, !stream);
+        // Allocated inside a capture it is a graph memory node: ordered by the graph, never by an event (one
+        // recorded in a capture could not be queried later). Otherwise, on the caller's stream the allocation needs
+        // no event unless another stream uses the memory first.
+        if (stream && hazards::isCapturing(*stream)) t->capturedOn = stream;
+        else hazards::addProducer(*t, allocOn, !stream);
     }
     return t;
 }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "ref.hpp"
+#include "stream.hpp"
 #include "tensor_desc.hpp"
 
 #include <cvcuda/tensor.h>
@@ -35,6 +36,7 @@ public:
     std::atomic<bool> checked{false};      // device checks done
     std::mutex firstUseMutex;              // serialises the first-use checks and the defensive sync
     int device = -1;                       // known at creation for owned memory, at first use for wrapped memory
+    Ref<Stream> capturedOn;                // allocated on this stream while it was being captured (a graph node)
     cvCleanupFn cleanup = nullptr;         // written once by setCleanup, read after the last reference is gone
     void *cleanupUserData = nullptr;
 

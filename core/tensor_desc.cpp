@@ -68,6 +68,11 @@ void computeExtent(TensorDesc &d, const char *field) {
 
 } // namespace
 
+int TensorDesc::layoutIndex(char label) const noexcept {
+    const auto pos = layout.find(label);
+    return pos == std::string::npos ? -1 : static_cast<int>(pos);
+}
+
 WrapRequest validateArrayInterface(const cvArrayInterface *cai, const char *layout) {
     if (cai == nullptr) invalid(currentFunction(), ": cai is NULL");
     if (cai->structSize < sizeof(cvArrayInterface))

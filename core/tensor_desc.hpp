@@ -23,6 +23,7 @@ struct TensorDesc {
 
     uint64_t addressLo() const noexcept { return data + static_cast<uint64_t>(extentLo); }
     uint64_t addressHi() const noexcept { return data + static_cast<uint64_t>(extentHi); }
+    int layoutIndex(char label) const noexcept; // -1 when absent
 };
 
 // What the CAI "stream" key says about the producer (docs/streams.md, the producer table).

@@ -20,6 +20,8 @@ constexpr int kWarp = 32;
 constexpr int kWarpsPerBlock = 8;
 constexpr int kBlockThreads = kWarp * kWarpsPerBlock;
 constexpr int64_t kMaxBlocks = int64_t(1) << 20; // the grid-stride loops cover any larger size
+// Blocks a launch is spread over before its blocks get their full kWarpsPerBlock warps (flipLaunchShape).
+constexpr int64_t kSpreadBlocks = 128;
 
 // ------------------------------------------------------------------------------------------------ thread level
 
@@ -234,7 +236,7 @@ __device__ __forceinline__ void waitShared() {
 // Groups of G = lcm(P, 16) bytes: whole pixels and whole 16-byte vectors at once. A warp unit moves K group pairs
 // per lane: 2 (64 pairs, >= 2 KiB per warp in flight) where a lane holds its pairs in registers (V == 1), 1 (32
 // pairs, 3 KiB) where the warp stages them in shared memory (V > 1). With 1, a staged launch has twice the units, each
-// in flight for half as long: 0.01-0.04 x copy faster on every staged row of bench/flip_bench.py, large or small
+// in flight for half as long: 0.01-0.04 x copy faster on every staged row of the flip benchmark, large or small
 // (docs/perf.md). A staged unit's two spans, or a whole-row unit, take 2 * 32 * K groups of shared memory.
 __host__ __device__ constexpr int groupBytes(int P) { return P % 16 == 0 ? P : (16 % P == 0 ? 16 : 48); }
 __host__ __device__ constexpr int pairsPerLane(int V) { return V == 1 ? 2 : 1; }
@@ -495,11 +497,6 @@ template <int E> __global__ void __launch_bounds__(kBlockThreads) flipGeneric(Fl
 
 // ------------------------------------------------------------------------------------------------- device level
 
-unsigned gridFor(int64_t warpUnits) {
-    const int64_t blocks = (warpUnits + kWarpsPerBlock - 1) / kWarpsPerBlock;
-    return static_cast<unsigned>(blocks < kMaxBlocks ? blocks : kMaxBlocks);
-}
-
 int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 // Largest power of two up to 16 that divides every value.
@@ -542,9 +539,9 @@ template <int V> cudaError_t launchRowCopy(const FlipParams &p, cudaStream_t str
     const int64_t rows = p.shape[kOuter1] * p.shape[kOuter0] * rowsPerPlane;
     if (rows == 0) return cudaSuccess;
     const UnitShape shape = unitShape(cut.vectors, kCopySlots);
-    const unsigned grid = gridFor(ceilDiv(rows, shape.rowsPerUnit) * shape.segments);
-    if (p.inPlace) flipRowCopy<V, true><<<grid, kBlockThreads, 0, stream>>>(p, cut, rowsPerPlane, shape);
-    else flipRowCopy<V, false><<<grid, kBlockThreads, 0, stream>>>(p, cut, rowsPerPlane, shape);
+    const FlipLaunchShape g = flipLaunchShape(ceilDiv(rows, shape.rowsPerUnit) * shape.segments);
+    if (p.inPlace) flipRowCopy<V, true><<<g.grid, g.block, 0, stream>>>(p, cut, rowsPerPlane, shape);
+    else flipRowCopy<V, false><<<g.grid, g.block, 0, stream>>>(p, cut, rowsPerPlane, shape);
     return cudaGetLastError();
 }
 
@@ -552,7 +549,8 @@ template <int P> cudaError_t launchColumnGroups(const FlipParams &p, cudaStream_
     const int64_t rowBytes = p.shape[kWidth] * P;
     const int64_t rows = p.shape[kOuter1] * p.shape[kOuter0] * p.shape[kHeight];
     const UnitShape shape = unitShape(rowBytes / (2 * GroupShape<P>::G), kWarp * GroupShape<P>::K);
-    flipColumnGroups<P><<<gridFor(ceilDiv(rows, shape.rowsPerUnit) * shape.segments), kBlockThreads, 0, stream>>>(p, rowBytes, shape);
+    const FlipLaunchShape g = flipLaunchShape(ceilDiv(rows, shape.rowsPerUnit) * shape.segments);
+    flipColumnGroups<P><<<g.grid, g.block, 0, stream>>>(p, rowBytes, shape);
     return cudaGetLastError();
 }
 
@@ -561,7 +559,8 @@ template <int P> cudaError_t launchColumnRows(const FlipParams &p, cudaStream_t 
     const int64_t rowBytes = p.shape[kWidth] * P;
     const int rows = static_cast<int>(stageVectors(GroupShape<P>::V) / (rowBytes / 16));
     const int64_t units = p.shape[kOuter1] * p.shape[kOuter0] * ceilDiv(p.shape[kHeight], rows);
-    flipColumnRows<P><<<gridFor(units), kBlockThreads, 0, stream>>>(p, rowBytes, rows);
+    const FlipLaunchShape g = flipLaunchShape(units);
+    flipColumnRows<P><<<g.grid, g.block, 0, stream>>>(p, rowBytes, rows);
     return cudaGetLastError();
 }
 
@@ -573,15 +572,16 @@ template <int U> cudaError_t launchColumnUnits(const FlipParams &p, int64_t pixe
     const int64_t rowBytes = p.shape[kWidth] * pixelBytes;
     const int64_t segments = ceilDiv(rowBytes / U, int64_t(kWarp) * kUnitsPerLane);
     const int64_t units = p.shape[kOuter1] * p.shape[kOuter0] * p.shape[kHeight] * segments;
-    flipColumnUnits<U><<<gridFor(units), kBlockThreads, 0, stream>>>(p, rowBytes, pixelBytes, segments);
+    const FlipLaunchShape g = flipLaunchShape(units);
+    flipColumnUnits<U><<<g.grid, g.block, 0, stream>>>(p, rowBytes, pixelBytes, segments);
     return cudaGetLastError();
 }
 
 template <int E> cudaError_t launchGeneric(const FlipParams &p, cudaStream_t stream) {
     int64_t total = 1;
     for (int64_t s : p.shape) total *= s;
-    const int64_t blocks = ceilDiv(total, kBlockThreads);
-    flipGeneric<E><<<static_cast<unsigned>(blocks < kMaxBlocks ? blocks : kMaxBlocks), kBlockThreads, 0, stream>>>(p, total);
+    const FlipLaunchShape g = flipLaunchShape(ceilDiv(total, kWarp)); // a warp of elements stands for a warp unit
+    flipGeneric<E><<<g.grid, g.block, 0, stream>>>(p, total);
     return cudaGetLastError();
 }
 
@@ -613,6 +613,7 @@ cudaError_t launchGenericOf(int elemSize, const FlipParams &p, cudaStream_t stre
     case 2: return launchGeneric<2>(p, stream);
     case 4: return launchGeneric<4>(p, stream);
     case 8: return launchGeneric<8>(p, stream);
+    case 16: return launchGeneric<16>(p, stream);
     default: return cudaErrorInvalidValue;
     }
 }
@@ -654,13 +655,20 @@ template <int... Es> void listGeneric(std::vector<const void *> &out) {
 
 } // namespace
 
+FlipLaunchShape flipLaunchShape(int64_t warpUnits) {
+    int warps = kWarpsPerBlock;
+    while (warps > 1 && warpUnits < int64_t(warps) * kSpreadBlocks) warps /= 2;
+    const int64_t blocks = ceilDiv(warpUnits > 0 ? warpUnits : 1, warps);
+    return {static_cast<unsigned>(blocks < kMaxBlocks ? blocks : kMaxBlocks), static_cast<unsigned>(warps * kWarp)};
+}
+
 cudaError_t preloadFlipKernels() {
     // The same instantiations as the dispatch below launches.
     std::vector<const void *> kernels;
     listRowCopy<1, 2, 4, 8, 16>(kernels);
     listColumnGroups<1, 2, 3, 4, 6, 8, 12, 16, 24, 48>(kernels);
     listColumnUnits<1, 2, 4, 8, 16>(kernels);
-    listGeneric<1, 2, 4, 8>(kernels);
+    listGeneric<1, 2, 4, 8, 16>(kernels);
     for (const void *kernel : kernels) {
         cudaFuncAttributes attributes;
         const cudaError_t err = cudaFuncGetAttributes(&attributes, kernel);
@@ -745,7 +753,8 @@ FlipPlan planFlipKernel(const FlipParams &in) {
 
 cudaError_t launchFlip(const FlipParams &in, cudaStream_t stream, bool *launched) {
     if (launched != nullptr) *launched = false;
-    if (in.elemSize != 1 && in.elemSize != 2 && in.elemSize != 4 && in.elemSize != 8) return cudaErrorInvalidValue;
+    if (in.elemSize != 1 && in.elemSize != 2 && in.elemSize != 4 && in.elemSize != 8 && in.elemSize != 16)
+        return cudaErrorInvalidValue;
     const FlipPlan plan = planFlipKernel(in);
     if (launched != nullptr) *launched = plan.path != FlipPath::Nothing;
     switch (plan.path) {

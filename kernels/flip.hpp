@@ -15,7 +15,7 @@ struct FlipParams {
     int64_t shape[5];      // elements per dimension, all > 0
     int64_t srcStrides[5]; // bytes
     int64_t dstStrides[5]; // bytes
-    int32_t elemSize;      // 1, 2, 4 or 8
+    int32_t elemSize;      // 1, 2, 4, 8 or 16 (complex128)
     bool flipRows;         // y -> height-1-y  (flipCode == 0 or < 0)
     bool flipCols;         // x -> width-1-x   (flipCode > 0 or < 0)
     bool inPlace;
@@ -42,6 +42,17 @@ struct FlipPlan {
 
 // Chooses the kernel and normalises the view; pure host arithmetic, no CUDA call.
 FlipPlan planFlipKernel(const FlipParams &p);
+
+// Grid and block size of a flip launch of `warpUnits` warp work items (at least one block). Every flip kernel keeps
+// its state per warp (registers, its warp's slice of shared memory, __syncwarp only), so any whole number of warps per
+// block computes the same result. A large launch gets blocks of 8 warps. A small one (a 1x224x224x3 image: 56 units,
+// which would be 7 blocks on 7 SMs) gets blocks of 4, 2 or 1 warps, so that its units spread over up to 128 SMs
+// (about the SM count of the largest GPUs; no device query, which would cost host time per launch) and each SM's
+// load/store path carries less of the one round trip such a flip is.
+struct FlipLaunchShape {
+    unsigned grid, block; // blocks, threads per block (a multiple of 32, at most 256)
+};
+FlipLaunchShape flipLaunchShape(int64_t warpUnits);
 
 // Loads every flip kernel on the current device (cudaFuncGetAttributes). With CUDA's lazy module loading a kernel
 // is otherwise loaded at its first launch, which may wait for all work on the device: a host sync hidden in the

@@ -3,22 +3,31 @@
 # with CVCUDA_REQUIRE_GPU=1 (a skipped GPU test fails), compute-sanitizer memcheck over the Catch2 GPU suites, the
 # main job (contact sheet), and the benchmarks (memcheck skips the negative controls, whose races it would hide by
 # slowing kernels, and the [large] cases, too slow under it); writes the record to docs/verification/gpu-check.md and logs to
-# docs/verification/logs/. Usage: scripts/gpu-check.sh [--quick] [--no-bench] [--no-sanitizer]
+# docs/verification/logs/. The benchmarks: bench/host_overhead (C API against raw CUDA calls) and the one benchmark
+# command bench/run.sh, which writes docs/perf.md's generated section and docs/img/bench_*.png; with --reference it
+# also measures the reference library (CV-CUDA 0.19, the tarball from ../shared/tools/cvcuda-reference.sh or its
+# unpacked folder) in its own process.
+# Usage: scripts/gpu-check.sh [--quick] [--no-bench] [--no-sanitizer] [--reference TARBALL_OR_DIR]
 # Python packages missing there (cffi, pycparser) are taken from wheels in .whl/ when present.
 # CVCUDA_COMMIT=<hash> names the commit in the record where the checkout has no .git (the GPU machine's copy).
 # CVCUDA_RUST_SAMPLE=<binary> also runs the Rust sample built elsewhere (no cargo on the GPU machine).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-bench=1 sanitizer=1
-for a in "$@"; do
-    case "$a" in
+bench=1 sanitizer=1 reference=
+args="$*"
+while [ $# -gt 0 ]; do
+    case "$1" in
     --no-bench) bench=0 ;;
     --no-sanitizer) sanitizer=0 ;;
     --quick) bench=0 sanitizer=0 ;;
-    *) echo "gpu-check: unknown argument $a" >&2; exit 2 ;;
+    --reference) reference=${2:?gpu-check: --reference needs a tarball or a folder}; shift ;;
+    --reference=*) reference=${1#*=} ;;
+    *) echo "gpu-check: unknown argument $1" >&2; exit 2 ;;
     esac
+    shift
 done
+case "$reference" in /*|'') ;; *) reference=$root/$reference ;; esac
 ver=docs/verification
 logs=$ver/logs
 mkdir -p "$logs" docs/img
@@ -65,6 +74,16 @@ if [ -n "${CVCUDA_RUST_SAMPLE:-}" ] && [ -x "$CVCUDA_RUST_SAMPLE" ]; then
 fi
 export CVCUDA_C_LIBRARY="$root/$build/libcvcuda_c.so.1"
 export PYTHONPATH="$root/bindings/python${PYTHONPATH:+:$PYTHONPATH}"
+# The ordering and lifetime suites again, 5 runs in a row: their negative controls force their races, so a suite that
+# passes once but not every time is broken. Each run is one row of the record; any failed run fails the check.
+ordering_runs=5 ordering_passed=0
+for i in $(seq 1 $ordering_runs); do
+    step "ordering suites, run $i/$ordering_runs (engine Catch2 + pytest ordering, lifetime, threads, torch and DLPack interop)" \
+        "ordering-$i.log" bash -c "'$build/tests/engine/test_engine' --allow-running-no-tests && python3 -m pytest -q -p no:cacheprovider -rs \
+            tests/python/test_stream_ordering.py tests/python/test_lifetime.py tests/python/test_threads_ordering.py \
+            tests/python/test_torch_interop.py tests/python/test_dlpack_torch.py" && ordering_passed=$((ordering_passed + 1))
+done
+echo "gpu-check: ordering suites passed $ordering_passed/$ordering_runs runs"
 step "soak: 100000 round trips torch -> flip -> torch (scripts/soak.py)" soak.log python3 scripts/soak.py
 ngpu=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)
 step "torchrun sample, $ngpu GPU(s) (samples/distributed/preprocess_ddp.py)" ddp.log \
@@ -73,16 +92,18 @@ step "main job (samples/interoperability/pytorch_interop.py)" sample.log \
     python3 samples/interoperability/pytorch_interop.py --out docs/img/contact_sheet.png
 if [ $bench = 1 ]; then
     step "benchmark host_overhead (C API vs raw CUDA calls)" bench-host_overhead.log "$build/bench/host_overhead"
-    for b in bench/*.py; do
-        [ -f "$b" ] || continue
-        step "benchmark $(basename "$b")" "bench-$(basename "$b" .py).log" python3 "$b"
-    done
+    step "benchmark bench/run.sh (ours, ${reference:+CV-CUDA 0.19, }torch, copy -> docs/perf.md, docs/img/bench_*.png)" \
+        bench-run.log bench/run.sh ${reference:+--reference "$reference"} --json "$logs/bench-results.json"
+    # Threads (calls/s of tiny flips from 1, 2, 4, 8 threads, C and Python) and the host-time breakdown of the
+    # Python paths: their own sections of docs/perf.md.
+    step "benchmark bench/threads.py (C and Python, 1-8 threads)" bench-threads.log python3 bench/threads.py
+    step "benchmark bench/host_breakdown.py (host µs per step)" bench-host_breakdown.log python3 bench/host_breakdown.py
 fi
 
 {
     echo "# GPU check — $(date -u '+%Y-%m-%d %H:%M UTC')"
     echo
-    echo "Written by \`scripts/gpu-check.sh $*\` on the GPU test machine. Logs: \`docs/verification/logs/\`."
+    echo "Written by \`scripts/gpu-check.sh $args\` on the GPU test machine. Logs: \`docs/verification/logs/\`."
     echo
     echo '```'
     nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>&1
@@ -96,6 +117,8 @@ fi
     printf '%s\n' "${rows[@]}"
     echo
     echo "Test cases (Catch2 + pytest, GPU tests required): **$summary**"
+    echo
+    echo "Ordering and lifetime suites: **$ordering_passed/$ordering_runs runs passed** in a row (rows above)."
     echo
     echo "Skipped cases (a GPU test may not skip here; these are no-device tests, which need the GPU hidden):"
     echo '```'
@@ -120,6 +143,13 @@ PY
     echo
     echo '```'
     echo
+    if [ $bench = 1 ]; then
+        echo "Benchmark summary (all tables and the plots in docs/perf.md; the run in logs/bench-run.log):"
+        echo '```'
+        sed -n '/^GPU time per call/,$p' "$logs/bench-run.log"
+        echo '```'
+        echo
+    fi
     echo "Main job summary:"
     echo '```'
     tail -n 20 "$logs/sample.log"

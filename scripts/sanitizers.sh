@@ -53,6 +53,20 @@ TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 CVCUDA_TEST_ITERATIONS=$tsa
     python3 $stderr_stays_empty build-tsan/tests/capi/test_capi '[threads],[handles],[lifecycle]' \
     --reporter console --reporter JUnit::out=build-tsan/test-results/direct/tsan-threads.xml || status=1
 
+# The library's host sources (core/, core/ops/, capi/), for the clang builds below.
+host_sources=$(find core capi -name '*.cpp' | sort)
+device_objects() { # dir, .cu files...: nvcc objects in dir/device/, for the sanitizer's architecture
+    local dir=$1
+    shift
+    mkdir -p "$dir/device"
+    rm -f "$dir/device"/*.o
+    local cu
+    for cu in "$@"; do
+        nvcc -c "$cu" -o "$dir/device/$(basename "$cu" .cu).o" -std=c++17 -O2 -Xcompiler=-fPIC \
+            "-gencode=arch=compute_$arch,code=sm_$arch" || return 1
+    done
+}
+
 echo "== sanitizers: clang ASan + UBSan, the C API suite (clang's UBSan checks enum loads, GCC's does not)"
 mkdir -p build-clang/test-results/direct
 rm -f build-clang/test-results/direct/*.xml
@@ -61,15 +75,15 @@ if ! command -v clang++ >/dev/null; then
     python3 scripts/junit_case.py build-clang/test-results/direct/capi-clang.xml capi-clang "C API suite, clang ASan + UBSan" \
         skipped "clang++ not found (Debian: apt-get install clang, as scripts/setup.sh does)"
 else
-    # Device code and the busy kernel come from nvcc, uninstrumented; every host source is built by clang.
-    nvcc -c kernels/flip.cu -o build-clang/flip.o -std=c++17 -O2 -Xcompiler=-fPIC "-gencode=arch=compute_$arch,code=sm_$arch" &&
-        nvcc -c tests/support/busy.cu -o build-clang/busy.o -std=c++17 -O2 "-gencode=arch=compute_$arch,code=sm_$arch" &&
+    # Device code (the kernels, the tests' busy kernel) comes from nvcc, uninstrumented; every host source is built by
+    # clang.
+    device_objects build-clang kernels/*.cu tests/support/*.cu &&
         clang -c -std=c99 -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -Iinclude tests/capi/raw_enums.c \
             -o build-clang/raw_enums.o &&
         clang++ -std=c++17 -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -DCVCUDA_C_BUILDING \
             -DCVTEST_PROJECT_VERSION="\"$(sed -n "s/^  version: '\(.*\)',$/\1/p" meson.build)\"" \
-            -Iinclude -Itests/support -I"$cuda/include" core/*.cpp capi/*.cpp tests/capi/*.cpp build-clang/raw_enums.o \
-            build-clang/flip.o build-clang/busy.o $(pkg-config --cflags --libs catch2-with-main) \
+            -Iinclude -Itests/support -I"$cuda/include" $host_sources tests/capi/*.cpp build-clang/raw_enums.o \
+            build-clang/device/*.o $(pkg-config --cflags --libs catch2-with-main) \
             -L"$cuda/lib64" -lcudart_static -ldl -lrt -lpthread -o build-clang/test_capi || status=1
     ASAN_OPTIONS=detect_leaks=1:protect_shadow_gap=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
         python3 $stderr_stays_empty build-clang/test_capi --reporter console \
@@ -86,10 +100,9 @@ if ! echo 'extern "C" int LLVMFuzzerTestOneInput(const unsigned char *, unsigned
         "clang++ with libFuzzer not found (Debian: apt-get install clang libclang-rt-dev, as scripts/setup.sh does)"
     echo "fuzz: skipped: clang++ with libFuzzer not found"
 else
-    nvcc -c kernels/flip.cu -o build-fuzz/flip.o -std=c++17 -O2 -Xcompiler=-fPIC \
-        "-gencode=arch=compute_$arch,code=sm_$arch" || status=1
+    device_objects build-fuzz kernels/*.cu || status=1
     clang++ -std=c++17 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -DCVCUDA_C_BUILDING \
-        -Iinclude -I"$cuda/include" core/*.cpp capi/*.cpp tests/fuzz/fuzz_tensor_wrap.cpp build-fuzz/flip.o \
+        -Iinclude -I"$cuda/include" $host_sources tests/fuzz/fuzz_tensor_wrap.cpp build-fuzz/device/*.o \
         -L"$cuda/lib64" -lcudart_static -ldl -lrt -lpthread -o build-fuzz/fuzz_tensor_wrap || status=1
     # New inputs go to build-fuzz/corpus; the committed corpus is only read.
     ASAN_OPTIONS=detect_leaks=1:protect_shadow_gap=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \

@@ -34,10 +34,11 @@ _INTEGER_EXPRESSION = re.compile(r"^[0-9xXa-fA-F\s()+\-*/<>|&~uUlL]+$")
 def _preprocess(cc, include_dir, source):
     """Runs `cc -E` on `source` (C text) with the public headers on the include path.
 
-    <stdint.h> is replaced by an empty file: cffi knows the fixed-width integer types itself, and the system header
-    holds compiler extensions cffi cannot parse."""
+    <stdint.h> and <stddef.h> (included by DLPack's dlpack.h) are replaced by empty files: cffi knows the
+    fixed-width integer types and size_t itself, and the system headers hold compiler extensions cffi cannot parse."""
     with tempfile.TemporaryDirectory() as tmp:
-        open(os.path.join(tmp, "stdint.h"), "w").close()
+        for stub in ("stdint.h", "stddef.h"):
+            open(os.path.join(tmp, stub), "w").close()
         path = os.path.join(tmp, "probe.c")
         with open(path, "w") as f:
             f.write(source)

@@ -10,6 +10,10 @@
 #include "array_interface.h"
 #include "stream.h"
 #include "tensor.h"
+#include "border.h"
+#include "copymakeborder.h"
+#include "cvtcolor.h"
+#include "dlpack_interop.h"
 #include "flip.h"
 #include "library.h"
 

@@ -13,17 +13,29 @@ CV_EXTERN_C_BEGIN
  *  or mistyped handles give CV_ERROR_INVALID_ARGUMENT. */
 typedef struct cvStream_t *cvStream;
 
-/** Creates a new NON-BLOCKING CUDA stream (cudaStreamNonBlocking) on the calling thread's current device: it is not
+/** Creates a NON-BLOCKING CUDA stream (cudaStreamNonBlocking) on the calling thread's current device: it is not
  *  implicitly ordered with the legacy default stream nor with PyTorch's streams; the library orders it against other
  *  streams through events. *out receives a handle with one reference (release it with cvStreamRelease).
+ *  Streams are pooled, as in the reference library: a stream whose last handle was released (and that the library no
+ *  longer needs for pending work it tracks) may be handed out again, but only once cudaStreamQuery reports all of its
+ *  work completed, work queued through its raw cudaStream_t included; so the new handle may carry the cudaStream_t
+ *  value of a released one, and nothing queued on it before waits ahead of the caller's work. A reused stream costs
+ *  no CUDA stream creation (cudaStreamCreate takes several microseconds).
  *  The first stream made on a device also loads the library's kernels there, which may wait for work already on
  *  the device (CUDA's lazy loading would otherwise do it, unannounced, at an operator's first launch).
  *  Errors: CV_ERROR_INVALID_ARGUMENT (out is NULL), CV_ERROR_NO_DEVICE, CV_ERROR_CUDA. */
 CV_API cvStatus cvStreamCreate(cvStream *out);
 
+/** cvStreamCreate, also writing the new stream's cudaStream_t to *cudaStream (as cvStreamGetHandle would), in one
+ *  call: bindings that need both pay one crossing. Errors: as cvStreamCreate; CV_ERROR_INVALID_ARGUMENT also for a
+ *  NULL cudaStream (then *out is untouched and no stream is made). */
+CV_API cvStatus cvStreamCreateWithHandle(void **cudaStream, cvStream *out);
+
 /** Adopts an existing cudaStream_t without taking ownership (it is never destroyed by the library; the caller keeps
  *  it alive while the handle or any work on it is in use). cudaStream == NULL adopts CUDA's legacy default stream.
- *  The device is the calling thread's current device. *out receives one reference. Loads the library's kernels on
+ *  The device is the stream's (cudaStreamGetDevice); while the stream is being captured into a CUDA graph, when CUDA
+ *  allows no query of it, the calling thread's current device (where the capturing framework works). Legal during
+ *  capture in either mode. *out receives one reference. Loads the library's kernels on
  *  that device the first time, as cvStreamCreate does.
  *  A handle of a stream made by cvStreamCreate gives a new handle to that same stream object (its own references;
  *  the handle values differ).

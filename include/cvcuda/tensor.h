@@ -29,7 +29,8 @@ typedef struct cvTensor_t *cvTensor;
 
 /** Wraps foreign device memory described by a CAI zero-copy. Never frees it. Makes no GPU call, except that when
  *  cai->stream names a real producer stream (an integer > 2) an event is recorded on it now (the CAI's "point of
- *  consumption"); device checks (device memory, which device) happen at the first operation.
+ *  consumption"), unless that stream is being captured into a CUDA graph (then the graph orders the captured work
+ *  that follows, and nothing is recorded); device checks (device memory, which device) happen at the first operation.
  *  layout: NULL (none) or one upper-case label per dimension from N, C, H, W, D, F, no label twice ("NHWC").
  *  *out receives a handle with one reference.
  *  Errors (all CV_ERROR_INVALID_ARGUMENT unless noted; the message names the field, the value and the rule):
@@ -52,6 +53,9 @@ CV_API cvStatus cvTensorCreate(int32_t ndim, const int64_t *shape, cvDataType dt
 /** As cvTensorCreate, but the allocation is stream-ordered on `stream` (on the stream's device): work enqueued on
  *  `stream` may use the memory at once, with no event; other streams are ordered after the allocation through the
  *  usual hazard tracking. The fastest way to make an operator's output. Never blocks the host.
+ *  While `stream` is being captured into a CUDA graph the allocation becomes a graph memory node (valid when the
+ *  graph runs); releasing the tensor during that capture frees it in the graph, afterwards on the library's stream
+ *  (after the graph's launches, which the caller orders).
  *  Errors: as cvTensorCreate, and CV_ERROR_INVALID_ARGUMENT for a NULL stream. */
 CV_API cvStatus cvTensorCreateOnStream(cvStream stream, int32_t ndim, const int64_t *shape, cvDataType dtype,
                                        const char *layout, cvTensor *out);
@@ -79,6 +83,9 @@ CV_API cvStatus cvTensorSetCleanup(cvTensor tensor, cvCleanupFn fn, void *userDa
 /** Describes the tensor as a CAI, version 3 (out->structSize must be set, e.g. by CV_ARRAY_INTERFACE_INIT).
  *  stream: CV_CAI_STREAM_INTEGER with the stream of the last write still pending, or CV_CAI_STREAM_NONE when nothing
  *  is pending; never 0, 1 or 2 (a write pending on a default stream is relayed through a library-owned stream).
+ *  When every access is on one stream the library created, that stream is advertised without asking CUDA whether its
+ *  work has completed meanwhile (a query per export costs about a microsecond; waiting on a completed stream costs a
+ *  consumer nothing); after cvStreamSync of it, NONE is advertised, also without a query.
  *  The stream covers every access still pending: writes and reads (a consumer may write into the memory). Only a
  *  stream the library created is advertised as itself; with several streams, a default stream or an adopted stream
  *  (which could be destroyed while the export advertises it), a library-owned relay stream waits on them all and is

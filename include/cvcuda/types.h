@@ -28,6 +28,8 @@ typedef enum cvDataType {
     CV_DTYPE_BFLOAT16 = 11,/**< <V2 with an explicit dtype (numpy has no bfloat16 typestr; PyTorch exports <V2) */
     CV_DTYPE_FLOAT32 = 12, /**< <f4 */
     CV_DTYPE_FLOAT64 = 13, /**< <f8 */
+    CV_DTYPE_COMPLEX64 = 14,  /**< <c8: two float32 (real, imaginary), as numpy complex64 */
+    CV_DTYPE_COMPLEX128 = 15, /**< <c16: two float64 (real, imaginary), as numpy complex128 */
     CV_DTYPE_FORCE_32BIT = 0x7fffffff
 } cvDataType;
 
@@ -35,7 +37,7 @@ typedef enum cvDataType {
  *  not-applicable ('|') byte orders are accepted on this little-endian library; '>' is rejected.
  *  "<V2" yields CV_DTYPE_UNSPECIFIED with CV_SUCCESS (an opaque 2-byte type: the caller must say which).
  *  Errors: CV_ERROR_INVALID_ARGUMENT for NULL arguments, a big-endian, sizeless, malformed or unknown typestr;
- *  CV_ERROR_NOT_SUPPORTED for a well-formed type the library does not handle (complex 'c', datetime 'M'/'m',
+ *  CV_ERROR_NOT_SUPPORTED for a well-formed type the library does not handle (complex other than '<c8'/'<c16', datetime 'M'/'m',
  *  object 'O', strings 'S'/'U', other 'V' sizes). Needs no GPU. */
 CV_API cvStatus cvDataTypeFromTypestr(const char *typestr, cvDataType *out);
 

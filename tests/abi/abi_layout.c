@@ -47,8 +47,18 @@ int main(void) {
     FIELD(cvStats, kernelLaunches);
     FIELD(cvStats, liveTensors);
     FIELD(cvStats, liveStreams);
-    printf("}}},\n \"enums\": {\"cvStatus\": %zu, \"cvDataType\": %zu, \"cvCaiStreamKind\": %zu},\n", sizeof(cvStatus),
-           sizeof(cvDataType), sizeof(cvCaiStreamKind));
+    first = 0;
+    printf("}},\n \"cvCopyMakeBorderParams\": {\"size\": %zu, \"align\": %zu, \"fields\": {",
+           sizeof(cvCopyMakeBorderParams), _Alignof(cvCopyMakeBorderParams));
+    FIELD(cvCopyMakeBorderParams, structSize);
+    FIELD(cvCopyMakeBorderParams, top);
+    FIELD(cvCopyMakeBorderParams, left);
+    FIELD(cvCopyMakeBorderParams, borderMode);
+    FIELD(cvCopyMakeBorderParams, borderValue);
+    printf("}}},\n \"enums\": {\"cvStatus\": %zu, \"cvDataType\": %zu, \"cvCaiStreamKind\": %zu, \"cvBorderMode\": %zu, "
+           "\"cvColorConversion\": %zu, \"cvColorSpec\": %zu},\n",
+           sizeof(cvStatus), sizeof(cvDataType), sizeof(cvCaiStreamKind), sizeof(cvBorderMode), sizeof(cvColorConversion),
+           sizeof(cvColorSpec));
     printf(" \"constants\": {\"CV_MAX_DIMS\": %d, \"CVCUDA_C_VERSION_NUMBER\": %d}}\n", CV_MAX_DIMS, CVCUDA_C_VERSION_NUMBER);
     return 0;
 }

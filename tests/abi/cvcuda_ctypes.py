@@ -32,6 +32,9 @@ CV_DTYPE_FLOAT32 = 12
 cvStatus = ctypes.c_int32
 cvDataType = ctypes.c_int32
 cvCaiStreamKind = ctypes.c_int32
+cvBorderMode = ctypes.c_int32
+cvColorConversion = ctypes.c_int32
+cvColorSpec = ctypes.c_int32
 cvTensor = ctypes.c_void_p
 cvStream = ctypes.c_void_p
 cvCleanupFn = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
@@ -98,7 +101,23 @@ class cvStats(ctypes.Structure):
         return cls(structSize=ctypes.sizeof(cls))
 
 
-STRUCTS = {"cvArrayInterface": cvArrayInterface, "cvTensorInfo": cvTensorInfo, "cvStats": cvStats}
+class cvCopyMakeBorderParams(ctypes.Structure):
+    _fields_ = [
+        ("structSize", ctypes.c_uint32),
+        ("top", ctypes.c_int32),
+        ("left", ctypes.c_int32),
+        ("borderMode", ctypes.c_int32),
+        ("borderValue", ctypes.c_double * 4),
+    ]
+
+    @classmethod
+    def init(cls):
+        """CV_COPY_MAKE_BORDER_PARAMS_INIT (borderMode CV_BORDER_MODE_CONSTANT = 1)."""
+        return cls(structSize=ctypes.sizeof(cls), borderMode=1)
+
+
+STRUCTS = {"cvArrayInterface": cvArrayInterface, "cvTensorInfo": cvTensorInfo, "cvStats": cvStats,
+           "cvCopyMakeBorderParams": cvCopyMakeBorderParams}
 
 _P = ctypes.POINTER
 # name: (restype, argtypes), one entry per exported function.
@@ -111,6 +130,7 @@ SIGNATURES = {
     "cvDataTypeName": (ctypes.c_char_p, [cvDataType]),
     "cvDataTypeItemSize": (ctypes.c_int32, [cvDataType]),
     "cvStreamCreate": (cvStatus, [_P(cvStream)]),
+    "cvStreamCreateWithHandle": (cvStatus, [_P(ctypes.c_void_p), _P(cvStream)]),
     "cvStreamWrap": (cvStatus, [ctypes.c_void_p, _P(cvStream)]),
     "cvStreamRetain": (None, [cvStream]),
     "cvStreamRelease": (None, [cvStream]),
@@ -125,7 +145,13 @@ SIGNATURES = {
     "cvTensorSetCleanup": (cvStatus, [cvTensor, cvCleanupFn, ctypes.c_void_p]),
     "cvTensorExport": (cvStatus, [cvTensor, _P(cvArrayInterface), _P(cvStream)]),
     "cvTensorGetInfo": (cvStatus, [cvTensor, _P(cvTensorInfo)]),
+    "cvTensorExportDLPack": (cvStatus, [cvTensor, cvStream, ctypes.c_uint32, _P(ctypes.c_void_p)]),
+    "cvTensorWrapDLPack": (cvStatus, [ctypes.c_void_p, ctypes.c_char_p, cvStream, _P(cvTensor)]),
+    "cvTensorGetDevice": (cvStatus, [cvTensor, _P(ctypes.c_int32)]),
+    "cvTensorAddConsumer": (cvStatus, [cvTensor, cvStream]),
     "cvFlip": (cvStatus, [cvStream, cvTensor, cvTensor, ctypes.c_int32]),
+    "cvCvtColor": (cvStatus, [cvStream, cvTensor, cvTensor, ctypes.c_int32, ctypes.c_int32]),
+    "cvCopyMakeBorder": (cvStatus, [cvStream, cvTensor, cvTensor, _P(cvCopyMakeBorderParams)]),
     "cvGetStats": (cvStatus, [_P(cvStats)]),
     "cvResetStats": (None, []),
     "cvCollect": (cvStatus, []),

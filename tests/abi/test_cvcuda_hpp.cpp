@@ -40,7 +40,7 @@ TEST_CASE("cvcuda::Error carries the library's message and status", "[cpp]") {
               "cvTensorWrap: typestr='>f4' is big-endian; only little-endian or native byte order is supported");
     }
     try {
-        cvcuda::Tensor::wrap(description("<c8"), "HWC");
+        cvcuda::Tensor::wrap(description("<c32"), "HWC");
         FAIL("no exception");
     } catch (const std::runtime_error &e) { // catchable as a standard exception too
         CHECK(std::string(e.what()).find("complex") != std::string::npos);

@@ -37,6 +37,14 @@ TEST_CASE("without a device, streams cannot be created or adopted", "[nodevice]"
     // Argument checks come before the device check.
     CHECK(cvStreamCreate(nullptr) == CV_ERROR_INVALID_ARGUMENT);
     CHECK(lastError() == "cvStreamCreate: out is NULL");
+    void *handle = &s;
+    checkNoDevice(cvStreamCreateWithHandle(&handle, &s), "cvStreamCreateWithHandle");
+    CHECK(s == nullptr);
+    CHECK(handle == &s); // untouched on failure
+    CHECK(cvStreamCreateWithHandle(nullptr, &s) == CV_ERROR_INVALID_ARGUMENT);
+    CHECK(lastError() == "cvStreamCreateWithHandle: cudaStream is NULL");
+    CHECK(cvStreamCreateWithHandle(&handle, nullptr) == CV_ERROR_INVALID_ARGUMENT);
+    CHECK(lastError() == "cvStreamCreateWithHandle: out is NULL");
 }
 
 TEST_CASE("without a device, cvTensorCreate validates, then reports no device", "[nodevice]") {

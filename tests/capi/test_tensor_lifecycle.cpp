@@ -277,8 +277,9 @@ TEST_CASE("dtype table: typestr, name and item size of every cvDataType", "[type
         {CV_DTYPE_INT32, "<i4", "int32", 4},        {CV_DTYPE_UINT64, "<u8", "uint64", 8},
         {CV_DTYPE_INT64, "<i8", "int64", 8},        {CV_DTYPE_FLOAT16, "<f2", "float16", 2},
         {CV_DTYPE_BFLOAT16, "<V2", "bfloat16", 2},  {CV_DTYPE_FLOAT32, "<f4", "float32", 4},
-        {CV_DTYPE_FLOAT64, "<f8", "float64", 8},    {CV_DTYPE_UNSPECIFIED, "", "unspecified", 0},
-        {static_cast<cvDataType>(14), "", "unspecified", 0},
+        {CV_DTYPE_FLOAT64, "<f8", "float64", 8},    {CV_DTYPE_COMPLEX64, "<c8", "complex64", 8},
+        {CV_DTYPE_COMPLEX128, "<c16", "complex128", 16}, {CV_DTYPE_UNSPECIFIED, "", "unspecified", 0},
+        {static_cast<cvDataType>(16), "", "unspecified", 0},
     };
     for (const auto &row : table) {
         INFO(row.name);

@@ -61,6 +61,8 @@ const std::vector<WrapRow> &rows() {
         accept("typestr <f4", makeCai("<f4", {2, 3}), "HW", CV_DTYPE_FLOAT32, {12, 4}),
         accept("typestr <f8", makeCai("<f8", {2, 3}), "HW", CV_DTYPE_FLOAT64),
         accept("typestr |b1", makeCai("|b1", {2, 3}), "HW", CV_DTYPE_BOOL),
+        accept("typestr <c8", makeCai("<c8", {2, 3}), "HW", CV_DTYPE_COMPLEX64, {24, 8}),
+        accept("typestr <c16", makeCai("<c16", {2, 3}), "HW", CV_DTYPE_COMPLEX128, {48, 16}),
         accept("typestr =f4 (native order)", makeCai("=f4", {2, 3}), "HW", CV_DTYPE_FLOAT32),
         accept("typestr <V2 with dtype bfloat16", edited(makeCai("<V2", {2, 3}), [](auto &c) { c.dtype = CV_DTYPE_BFLOAT16; }),
                "HW", CV_DTYPE_BFLOAT16, {6, 2}),
@@ -77,7 +79,7 @@ const std::vector<WrapRow> &rows() {
         reject("typestr <f4x (malformed size)", makeCai("<f4x", {2, 3}), "HW", kInvalid, "typestr", "'<f4x'", "malformed"),
         reject("typestr <f3 (no such float)", makeCai("<f3", {2, 3}), "HW", kInvalid, "typestr", "'<f3'", "no supported type"),
         reject("typestr <V2 without dtype", makeCai("<V2", {2, 3}), "HW", kInvalid, "typestr", "'<V2'", "set dtype"),
-        reject("typestr <c8 (complex)", makeCai("<c8", {2, 3}), "HW", kUnsupported, "typestr", "'<c8'", "complex, which is unsupported"),
+        reject("typestr <c32 (complex of 32 bytes)", makeCai("<c32", {2, 3}), "HW", kUnsupported, "typestr", "'<c32'", "complex type of an unsupported size"),
         reject("typestr <M8 (datetime)", makeCai("<M8", {2, 3}), "HW", kUnsupported, "typestr", "'<M8'", "unsupported"),
         reject("typestr not NUL-terminated", edited(makeCai("", {2, 3}), [](auto &c) { std::memset(c.typestr, 'u', sizeof(c.typestr)); }),
                "HW", kInvalid, "typestr", "16 bytes", "NUL-terminated"),
@@ -293,7 +295,7 @@ TEST_CASE("cvTensorWrap records an event on a real producer stream", "[wrap][gpu
 
 // Enum arguments a C caller may pass although they name no enumerator: answered, never undefined behaviour.
 TEST_CASE("enum arguments outside their enums", "[wrap][types]") {
-    const int32_t values[] = {-1, -7, INT32_MIN, 14, 1000, INT32_MAX};
+    const int32_t values[] = {-1, -7, INT32_MIN, 16, 1000, INT32_MAX};
     for (const int32_t v : values) {
         INFO("value " << v);
         CHECK(std::string(cvtestStatusName(v)) == "CV_STATUS_UNKNOWN");

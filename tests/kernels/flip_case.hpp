@@ -20,7 +20,7 @@ const char *strideKindName(StrideKind k);
 
 struct FlipCase {
     std::string layout; // "HW", "HWC", "NHWC", "CHW", "NCHW", "NHW"
-    int elemSize;       // 1, 2, 4, 8
+    int elemSize;       // 1, 2, 4, 8, 16
     int64_t n, c, h, w; // n and c are used only where the layout has N and C
     int flipCode;
     StrideKind kind;

@@ -26,6 +26,7 @@ cvDataType dtypeOf(int elemSize) {
     case 1: return CV_DTYPE_UINT8;
     case 2: return CV_DTYPE_FLOAT16;
     case 4: return CV_DTYPE_FLOAT32;
+    case 16: return CV_DTYPE_COMPLEX128;
     default: return CV_DTYPE_INT64;
     }
 }
@@ -136,7 +137,7 @@ struct Variant {
 // batch drawn from fixed lists (1x1, 1xW, Hx1, 113x113, an aligned 16x48 and 1080x1920).
 std::vector<FlipCase> sampledTable() {
     const char *layouts[] = {"HW", "HWC", "NHWC", "CHW", "NCHW", "NHW"};
-    const int sizes[] = {1, 2, 4, 8};
+    const int sizes[] = {1, 2, 4, 8, 16};
     const int64_t channels[] = {1, 2, 3, 4, 5, 8};
     const int64_t shapes[][2] = {{1, 1}, {1, 37}, {29, 1}, {113, 113}, {16, 48}, {1080, 1920}};
     const Variant variants[] = {{StrideKind::Packed, false},   {StrideKind::Pitched, false}, {StrideKind::Permuted, false},
@@ -164,7 +165,8 @@ std::vector<FlipCase> sampledTable() {
 // NHWC rows around the fast paths' edges: pixel sizes with and without a 16-byte group shape, widths whose row
 // bytes are or are not multiples of 16 and of two groups, packed, pitched, in place and backwards.
 std::vector<FlipCase> rowEdgeTable() {
-    const int pixels[][2] = {{1, 1}, {1, 2}, {1, 3}, {1, 4}, {1, 5}, {1, 6}, {2, 3}, {2, 5}, {4, 3}, {4, 4}, {8, 3}, {8, 6}};
+    const int pixels[][2] = {{1, 1}, {1, 2}, {1, 3}, {1, 4}, {1, 5}, {1, 6}, {2, 3}, {2, 5}, {4, 3}, {4, 4}, {8, 3}, {8, 6},
+                             {16, 1}, {16, 3}, {16, 5}};
     const int64_t widths[] = {1, 2, 3, 5, 12, 16, 17, 32, 48, 80, 112, 113, 224, 1920};
     const int64_t heights[] = {1, 2, 3, 7};
     const Variant variants[] = {{StrideKind::Packed, false}, {StrideKind::Pitched, false}, {StrideKind::Packed, true},

@@ -4,6 +4,7 @@
 
 #include "../../kernels/flip.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 
@@ -145,5 +146,32 @@ TEST_CASE("planFlipKernel merges images whose rows follow each other, unless row
         const cvk::FlipPlan plan = cvk::planFlipKernel(m.params);
         CHECK(plan.params.shape[cvk::kOuter1] * plan.params.shape[cvk::kOuter0] == m.planes);
         CHECK(plan.params.shape[cvk::kHeight] == m.height);
+    }
+}
+
+TEST_CASE("flipLaunchShape spreads small launches over blocks of fewer warps", "[flip][dispatch]") {
+    struct Shape {
+        int64_t warpUnits;
+        unsigned grid, block;
+    };
+    const Shape table[] = {
+        {0, 1, 32},            // nothing to do: still one block (kernels exit at once)
+        {1, 1, 32},
+        {56, 56, 32},          // 1x224x224x3 u8, flipCode 1 (whole-row units of 4 rows): one warp on each of 56 SMs
+        {75, 75, 32},          // 1x224x224x3 u8, flipCode 0 (3 rows per row-copy unit)
+        {255, 255, 32},
+        {256, 128, 64},
+        {600, 150, 128},
+        {1023, 256, 128},
+        {1024, 128, 256},      // from here on: blocks of 8 warps, as before
+        {3240, 405, 256},      // 1x1080x1920x3 u8, flipCode 0 (3 row-copy units per row)
+        {(int64_t(1) << 20) * 8 + 1, 1u << 20, 256}, // capped: the grid-stride loops take the rest
+    };
+    for (const Shape &s : table) {
+        INFO("warpUnits " << s.warpUnits);
+        const cvk::FlipLaunchShape g = cvk::flipLaunchShape(s.warpUnits);
+        CHECK(g.grid == s.grid);
+        CHECK(g.block == s.block);
+        CHECK(uint64_t(g.grid) * (g.block / 32) >= uint64_t(std::min<int64_t>(s.warpUnits, int64_t(1) << 23)));
     }
 }

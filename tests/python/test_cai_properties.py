@@ -149,7 +149,7 @@ DEFECTS = [
     ("typestr", always, _drop("typestr"), ValueError),
     ("typestr", always, _set("typestr", 42), TypeError),
     ("typestr", always, _set("typestr", ">f4"), ValueError),
-    ("typestr", always, _set("typestr", "<c8"), cvcuda.NotSupportedError),
+    ("typestr", always, _set("typestr", "<c32"), cvcuda.NotSupportedError),
     ("typestr", always, _set("typestr", "<V2"), ValueError),
     ("typestr", always, _set("typestr", "u1"), ValueError),
     ("typestr", always, _set("typestr", "<f\u00e9"), ValueError),
@@ -203,3 +203,18 @@ def test_arbitrary_dicts_raise_only_type_or_value_errors(d, layout):
         cvcuda.as_tensor(CaiObject(d), layout)
     except (TypeError, ValueError):
         pass
+
+
+def test_each_export_is_a_fresh_dict_with_the_same_description():
+    """Tensor.cuda() caches the immutable parts of the CAI per tensor: every call still returns its own dict (a
+    consumer may change it) holding equal values, and the wrapped-back tensor describes the same memory."""
+    owner = CaiObject({"shape": (2, 3, 4), "typestr": "<f4", "data": (BASE, False), "version": 3, "stream": None})
+    t = cvcuda.as_tensor(owner, "HWC")
+    first, second = t.cuda(), t.cuda()
+    assert first.__cuda_array_interface__ is not second.__cuda_array_interface__
+    assert first.__cuda_array_interface__ == second.__cuda_array_interface__
+    first.__cuda_array_interface__["shape"] = (1,)
+    assert t.cuda().__cuda_array_interface__["shape"] == (2, 3, 4)
+    back = cvcuda.as_tensor(second)
+    assert (back.shape, back.strides, back.layout, back.dtype) == (t.shape, t.strides, "HWC", numpy.dtype("float32"))
+    assert back.cuda().__cuda_array_interface__ == second.__cuda_array_interface__

@@ -10,7 +10,7 @@ import pytest
 
 # One row per call: (name, Python expression run in the child, C function its message must name).
 CALLS = [
-    ("Stream()", "cvcuda.Stream()", "cvStreamCreate"),
+    ("Stream()", "cvcuda.Stream()", "cvStreamCreateWithHandle"),
     ("Stream.default", "cvcuda.Stream.default", "cvStreamWrap"),
     ("Stream.current", "cvcuda.Stream.current", "cvStreamWrap"),
     ("as_stream(int)", "cvcuda.as_stream(12345)", "cvStreamWrap"),

@@ -10,7 +10,7 @@ from cai_objects import BASE, CaiObject
 BAD_TENSORS = [
     (((2, -1), "uint8"), cvcuda.InvalidArgumentError, "shape[1]=-1"),
     (((2,) * 9, "uint8"), cvcuda.InvalidArgumentError, "ndim=9"),
-    (((2, 2), "complex64"), cvcuda.NotSupportedError, "complex"),
+    (((2, 2), "complex256"), cvcuda.NotSupportedError, "complex"),
     (((2, 2), ">f4"), cvcuda.InvalidArgumentError, "big-endian"),
     (((2, 2), "uint8", "NHWC"), cvcuda.InvalidArgumentError, "layout"),
     (((2, 2), "uint8", "HH"), cvcuda.InvalidArgumentError, "repeats"),

@@ -103,3 +103,27 @@ def test_import_is_safe_before_fork(gpu):
 def test_repr(gpu):
     assert "owned" in repr(cvcuda.Stream())
     assert repr(cvcuda.Stream.default).startswith("<cvcuda.Stream handle=0x0")
+
+
+def test_stream_reuses_a_released_idle_stream(gpu):
+    """cvcuda.Stream() hands out a pooled stream once its last reference is gone and its work has completed."""
+    first = cvcuda.Stream()
+    handle = first.handle
+    first.sync()
+    del first
+    handles = []
+    for _ in range(40):  # the pool hands out older idle streams first
+        handles.append(cvcuda.Stream())
+        if handles[-1].handle == handle:
+            break
+    assert handles[-1].handle == handle
+
+
+def test_stream_with_pending_work_is_not_reused(torch):
+    busy = cvcuda.Stream()
+    handle = busy.handle
+    make_busy(torch, torch.cuda.ExternalStream(handle), 50)
+    del busy
+    fresh = [cvcuda.Stream() for _ in range(40)]
+    assert handle not in [s.handle for s in fresh]
+    torch.cuda.synchronize()

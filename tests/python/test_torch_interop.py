@@ -97,9 +97,9 @@ def test_requires_grad_asks_for_detach(torch):
         cvcuda.as_tensor(torch.zeros(3, device="cuda", requires_grad=True))
 
 
-def test_complex_torch_tensor_is_not_supported(torch):
-    with pytest.raises(cvcuda.NotSupportedError, match="typestr"):
-        cvcuda.as_tensor(torch.zeros(3, dtype=torch.complex64, device="cuda"))
+@pytest.mark.parametrize("name", ["complex64", "complex128"])
+def test_complex_torch_tensor_wraps_with_its_dtype(torch, name):
+    assert cvcuda.as_tensor(torch.zeros(3, dtype=getattr(torch, name), device="cuda")).dtype == numpy.dtype(name)
 
 
 def test_tensor_accepts_torch_dtypes(torch):

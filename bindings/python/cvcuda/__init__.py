@@ -29,9 +29,12 @@ from ._errors import (
 )
 from ._library import __c_version__, reset_stats, stats, sync_and_collect
 from ._ops import flip, flip_into
+from ._ops_border import copymakeborder, copymakeborder_into
+from ._ops_color import ColorSpec, advcvtcolor, advcvtcolor_into, cvtcolor, cvtcolor_into
 from ._stream import Stream, as_stream
 from ._tensor import CudaArray, Tensor, _debug_disable_keepalive, as_tensor, reshape
 from ._types import Border, ChannelManip, ColorConversion, Interp, NormalizeFlags, RectI, Round, TensorLayout, Type
+from ._dlpack import from_dlpack
 
 __version__ = "0.1.0"
 
@@ -39,6 +42,7 @@ __all__ = [
     "Border",
     "ChannelManip",
     "ColorConversion",
+    "ColorSpec",
     "CudaArray",
     "CudaError",
     "Error",
@@ -56,10 +60,17 @@ __all__ = [
     "Tensor",
     "TensorLayout",
     "Type",
+    "advcvtcolor",
+    "advcvtcolor_into",
     "as_stream",
     "as_tensor",
+    "copymakeborder",
+    "copymakeborder_into",
+    "cvtcolor",
+    "cvtcolor_into",
     "flip",
     "flip_into",
+    "from_dlpack",
     "reset_stats",
     "reshape",
     "stats",

@@ -13,6 +13,23 @@ _local = threading.local()  # _local.stack: the streams entered with `with` on t
 _default: "Optional[Stream]" = None
 _adopted_torch = {}  # (device_index, cuda_stream) -> Stream: torch's pooled streams are never destroyed
 
+# Bound once: Stream() is measured in microseconds.
+_create_with_handle = lib.cvStreamCreateWithHandle
+_stream_release = lib.cvStreamRelease
+_gc = ffi.gc
+_cast = ffi.cast
+
+
+class _Scratch(threading.local):
+    """Per-thread out-parameters of Stream() (read before the next call on the same thread)."""
+
+    def __init__(self) -> None:
+        self.handle = ffi.new("void **")
+        self.stream = ffi.new("cvStream *")
+
+
+_scratch = _Scratch()
+
 
 class _StreamMeta(type):
     @property
@@ -53,12 +70,13 @@ class Stream(metaclass=_StreamMeta):
     __slots__ = ("_cv", "_handle", "_owner", "__weakref__")
 
     def __init__(self) -> None:
-        out = ffi.new("cvStream *")
-        status = lib.cvStreamCreate(out)
+        # One C call, which reuses an idle released stream when there is one (no CUDA stream creation then).
+        scratch = _scratch
+        status = _create_with_handle(scratch.handle, scratch.stream)
         if status:
             raise error_from_status(lib, status)
-        self._cv = ffi.gc(out[0], lib.cvStreamRelease)
-        self._handle = _cuda_handle(self._cv)
+        self._cv = _gc(scratch.stream[0], _stream_release)
+        self._handle = int(_cast("uintptr_t", scratch.handle[0]))
         self._owner = None
 
     @property

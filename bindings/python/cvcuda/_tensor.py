@@ -49,6 +49,14 @@ _owners: Dict[int, Any] = {}
 _next_key = itertools.count(1).__next__
 _owner_lock = threading.Lock()
 _keepalive = True
+_order_cai_release = True
+
+
+def _debug_disable_cai_release_order(disabled: bool = True) -> None:
+    """PRIVATE, for the CAI export lifetime test's negative control only: a dropped CudaArray no longer orders the
+    release of its tensor's memory after the consumers' current streams."""
+    global _order_cai_release
+    _order_cai_release = not disabled
 
 
 @ffi.callback("void(void *)")
@@ -182,7 +190,7 @@ class Tensor:
         integers (ints or numpy integers, never bools: the package's rule, see :mod:`cvcuda._integers`).
     :param dtype: anything ``numpy.dtype()`` accepts (``numpy.uint8``, ``"float32"``, :class:`cvcuda.Type` members,
         ...), a ``torch.dtype``, or ``"bfloat16"`` / ``ml_dtypes.bfloat16``. Supported: bool, (u)int8/16/32/64,
-        float16, bfloat16, float32/64.
+        float16, bfloat16, float32/64, complex64/128.
     :param layout: one upper-case label per dimension from N, C, H, W, D, F (``"NHWC"`` or
         :class:`cvcuda.TensorLayout`), or None.
     :param rowalign: the alignment in bytes the reference gives the row pitch (the stride of H, else of the
@@ -191,13 +199,14 @@ class Tensor:
     :raises TypeError: shape, dtype, layout or rowalign of a wrong Python type.
     :raises ValueError: a rowalign that is negative or not a power of two; a layout with a NUL character.
     :raises InvalidArgumentError: a negative extent, too many dimensions, a bad layout (the message names it).
-    :raises NotSupportedError: an unsupported dtype (e.g. complex), a rowalign the packed rows do not meet.
+    :raises NotSupportedError: an unsupported dtype (e.g. complex256), a rowalign the packed rows do not meet.
     :raises NoDeviceError, OutOfMemoryError, CudaError: from the allocation.
 
     Tensors returned by :func:`as_tensor` wrap foreign memory instead (never freed by cvcuda).
     """
 
-    __slots__ = ("_cv", "_info", "_like", "_owner", "__weakref__")
+    # _export (set by the first cuda(), unset until then): the immutable parts of the tensor's CAI.
+    __slots__ = ("_cv", "_info", "_like", "_owner", "_export", "__weakref__")
 
     def __init__(self, shape: Sequence[int], dtype: Any, layout: Optional[str] = None, rowalign: int = 0) -> None:
         cv_dtype = _cv_dtype(dtype)
@@ -225,9 +234,9 @@ class Tensor:
     def _make_like(self):
         """(ndim, shape, dtype, layout) as cvTensorCreate arguments, for operators that allocate their output."""
         info = self._info or self._get_info()
-        n = info.ndim
         layout = ffi.string(info.layout)
-        self._like = (n, ffi.new("int64_t[]", list(info.shape[0:n]) or [0]), info.dtype, layout or _NULL)
+        # info.shape is passed as the shape array itself (no copy): self._info keeps the struct alive with the tensor.
+        self._like = (info.ndim, info.shape, info.dtype, layout or _NULL)
         return self._like
 
     @property
@@ -319,14 +328,44 @@ class Tensor:
         strides (which only wrapped CuPy/numba views can have here) — copy such tensors with another library first.
         Does not block otherwise. Raises :class:`NoDeviceError`, :class:`CudaError`.
         """
-        cai = ffi.new("cvArrayInterface *")
-        cai.structSize = _CAI_SIZE
-        writer = ffi.new("cvStream *")
-        status = lib.cvTensorExport(self._cv, cai, writer)
+        scratch = _export_scratch
+        cai = scratch.cai
+        status = _export(self._cv, cai, scratch.writer)  # the one C call: everything but the stream is cached
         if status:
             raise error_from_status(lib, status)
-        writer_stream = _gc(writer[0], lib.cvStreamRelease) if writer[0] != _NULL else None
-        return CudaArray(self, cai, writer_stream)
+        try:
+            base = self._export
+        except AttributeError:
+            base = self._export = _export_base(cai)
+        writer = scratch.writer[0]
+        if writer == _NULL:
+            return CudaArray(self, base, None, None)
+        return CudaArray(self, base, _gc(writer, _stream_release), cai.stream)
+
+    def __dlpack__(self, *, stream: Optional[int] = None, max_version: Optional[Tuple[int, int]] = None,
+                   dl_device: Optional[Tuple[int, int]] = None, copy: Optional[bool] = None) -> Any:
+        """Exports this tensor through DLPack (Python array API standard; DLPack 1.1), zero-copy unless ``copy=True``:
+        ``torch.from_dlpack(t)``, ``cupy.from_dlpack(t)``.
+
+        :param stream: the consumer's stream, DLPack values: None or 1 = the legacy default stream, an int > 2 = a
+            ``cudaStream_t``; it waits (event, no host sync) on the writes still pending on the memory, and on
+            pending reads too unless the tensor is read-only; -1 = no synchronisation. 0 and 2 raise BufferError.
+        :param max_version: ``>= (1, 0)`` gives a "dltensor_versioned" capsule with the read-only flag; None or
+            older gives the legacy "dltensor" capsule (a read-only tensor then raises BufferError).
+        :param dl_device: must equal :meth:`__dlpack_device__` (BufferError otherwise: no cross-device copy).
+        :param copy: True = a copy made on the consumer's stream (flagged IS_COPIED); False or None = never a copy.
+        :returns: a PyCapsule. Its deleter (called once by the consumer, or when an unconsumed capsule is collected)
+            records an event on the consumer's stream: this tensor's memory is released, and later cvcuda writes to it
+            wait, only after the work the consumer had queued on it (the consumer stream must still exist then).
+        DLTensor strides are in elements (``Tensor.strides`` are bytes). A wrapper whose producer stream is unknown
+        pays its one defensive device sync here, as a first use does.
+        :raises BufferError, CudaError, InvalidStateError (the defensive sync while the consumer stream captures).
+        """
+        return _dlpack.export(self, stream, max_version, dl_device, copy)
+
+    def __dlpack_device__(self) -> Tuple[int, int]:
+        """``(2, device)``: DLPack's kDLCUDA and the CUDA device holding the memory."""
+        return _dlpack.dlpack_device(self)
 
     def __repr__(self) -> str:
         info = self._info or self._get_info()
@@ -386,22 +425,55 @@ class CudaArray:
 
     __slots__ = ("__cuda_array_interface__", "tensor", "_cai", "_writer")
 
-    def __init__(self, tensor: Tensor, cai, writer) -> None:
-        n = cai.ndim
+    def __init__(self, tensor: Tensor, base, writer, stream: Optional[int]) -> None:
+        # base: (the tensor's CAI struct with stream None, shape, typestr, data, strides), made once per tensor. The
+        # struct says None because wrapping it back finds the memory's hazard state, which orders the new wrapper.
         self.tensor = tensor
-        self._cai = cai
+        self._cai = base[0]
         self._writer = writer  # the advertised stream must outlive every consumer of this dict (CAI v3)
         self.__cuda_array_interface__: Dict[str, Any] = {
-            "shape": tuple(cai.shape[0:n]),
-            "typestr": ffi.string(cai.typestr).decode(),
-            "data": (cai.data, bool(cai.readonly)),
+            "shape": base[1],
+            "typestr": base[2],
+            "data": base[3],
             "version": 3,
-            "strides": tuple(cai.strides[0:n]),
-            "stream": cai.stream if cai.streamKind == _INTEGER else None,
+            "strides": base[4],
+            "stream": stream,
         }
+
+    def __del__(self) -> None:
+        # The consumer (torch.as_tensor keeps this object as its tensor's owner) drops it right after queuing reads
+        # on its current stream; the memory must not be released before they ran (docs/streams.md, "Exports").
+        if _order_cai_release:
+            _dlpack.order_release_after_consumers(self.tensor)
 
     def __repr__(self) -> str:
         return f"<cvcuda.CudaArray {self.__cuda_array_interface__!r}>"
+
+
+class _ExportScratch(threading.local):
+    """Per-thread out-parameters of Tensor.cuda() (read before the next export on the same thread)."""
+
+    def __init__(self) -> None:
+        self.cai = ffi.new("cvArrayInterface *")
+        self.cai.structSize = _CAI_SIZE
+        self.writer = ffi.new("cvStream *")
+
+
+_export_scratch = _ExportScratch()
+_export = lib.cvTensorExport
+_stream_release = lib.cvStreamRelease
+
+
+def _export_base(cai):
+    """The parts of a tensor's CAI that never change, from its first export, and a copy of the struct that says
+    stream None (see CudaArray)."""
+    n = cai.ndim
+    own = ffi.new("cvArrayInterface *")
+    ffi.memmove(own, cai, _CAI_SIZE)
+    own.streamKind = _NONE
+    own.stream = 0
+    return (own, tuple(cai.shape[0:n]), ffi.string(cai.typestr).decode(), (cai.data, bool(cai.readonly)),
+            tuple(cai.strides[0:n]))
 
 
 # --- as_tensor
@@ -578,7 +650,7 @@ def _torch_dtypes(torch) -> Dict[Any, Tuple[bytes, int, int]]:
     if _torch_table is None:
         names = {"bool": "|b1", "uint8": "|u1", "int8": "|i1", "uint16": "<u2", "int16": "<i2", "uint32": "<u4",
                  "int32": "<i4", "uint64": "<u8", "int64": "<i8", "float16": "<f2", "bfloat16": "<V2",
-                 "float32": "<f4", "float64": "<f8"}
+                 "float32": "<f4", "float64": "<f8", "complex64": "<c8", "complex128": "<c16"}
         table = {}
         for name, typestr in names.items():
             dtype = getattr(torch, name, None)
@@ -678,6 +750,10 @@ def as_tensor(buffer: Any, layout: Optional[str] = None) -> Tensor:
         operator used it, else inside the cvcuda call that finds the work completed (the Tensor's release,
         ``Stream.sync()``, a later operator, :func:`sync_and_collect`).
 
+    Objects that expose only ``__dlpack__`` (JAX, other DLPack producers) are wrapped with :func:`from_dlpack` on
+    :attr:`Stream.current` (the producer orders itself before that stream; no host sync). PyTorch and CuPy expose
+    a CAI and keep the CAI path below; :func:`from_dlpack` is their zero-sync path (docs/interop.md compares both).
+
     Stream ordering (the producer table of docs/streams.md): CAI ``stream`` absent (CAI v2, e.g. **every PyTorch
     tensor**), 0, 1 or 2 = producer stream unknown: the first operation using the tensor pays one
     ``cudaDeviceSynchronize``, later ones are event-ordered; an int > 2 = the producer's stream: an event is recorded
@@ -689,7 +765,7 @@ def as_tensor(buffer: Any, layout: Optional[str] = None) -> Tensor:
     :raises ValueError: a torch tensor that requires grad (wrap ``.detach()``), a missing key, and, as
         :class:`InvalidArgumentError`, every value the C library rejects (message from C, naming the key: shape,
         strides, typestr, data, version, stream, layout).
-    :raises NotSupportedError: a well-formed but unsupported typestr (complex ...), or a non-None ``mask``.
+    :raises NotSupportedError: a well-formed but unsupported typestr (datetime, ``'<c32'`` ...), or a non-None ``mask``.
     :raises CudaError: recording the event on the producer stream failed.
     """
     tensor_type = _torch_tensor_type
@@ -711,6 +787,8 @@ def as_tensor(buffer: Any, layout: Optional[str] = None) -> Tensor:
     try:
         interface = buffer.__cuda_array_interface__
     except AttributeError:
+        if hasattr(buffer, "__dlpack__") and not hasattr(buffer, "__array_interface__"):
+            return _dlpack.from_dlpack(buffer, layout)
         if hasattr(buffer, "__array_interface__") or hasattr(buffer, "__array__"):
             raise TypeError(
                 f"cvcuda.as_tensor: {type(buffer).__name__} is a host (CPU) array; CV-CUDA works on GPU memory: move it "
@@ -721,3 +799,6 @@ def as_tensor(buffer: Any, layout: Optional[str] = None) -> Tensor:
             f"such as a CUDA torch tensor, a CuPy array or the result of Tensor.cuda())"
         ) from None
     return _wrap_dict(buffer, interface, layout)
+
+
+from . import _dlpack  # noqa: E402  (DLPack needs Tensor; Tensor's __dlpack__ delegates to it)

@@ -241,7 +241,7 @@ mod tests {
         assert_eq!(err.status, ffi::CV_ERROR_INVALID_ARGUMENT);
         assert_eq!(err.message, "cvTensorWrap: strides[1]=6 is not a multiple of itemsize 4");
         assert_eq!(err.to_string(), "CV_ERROR_INVALID_ARGUMENT: cvTensorWrap: strides[1]=6 is not a multiple of itemsize 4");
-        let err = Tensor::wrap(&array_interface(FAKE_DATA, "<c8", &[2], None), None).err().unwrap();
+        let err = Tensor::wrap(&array_interface(FAKE_DATA, "<c32", &[2], None), None).err().unwrap();
         assert_eq!(err.status, ffi::CV_ERROR_NOT_SUPPORTED);
         let err = Tensor::wrap(&array_interface(FAKE_DATA, "|u1", &[2, 3], None), Some("NHWC")).err().unwrap();
         assert!(err.message.contains("layout='NHWC'"), "{}", err.message);

@@ -1,0 +1,175 @@
+#!/usr/bin/env python3
+"""Where the host microseconds of the Python paths go: each path of the reference comparison (Stream(), Tensor.cuda(),
+as_tensor(torch) + first flip, flip against torch.flip) timed whole and step by step, the steps being the C calls and
+Python pieces it is made of, each timed alone the same way.
+
+Host time per call: median of 5 batches of 2000 calls (as_tensor + first flip: 5 x 400, each call pays a device
+sync), the GPU idle (a sync between batches). Prints the table and writes it into the "Host time breakdown" section
+of docs/perf.md (--no-write: print only). Needs a GPU; the torch rows need torch.
+
+  python3 bench/host_breakdown.py [--no-write]
+"""
+import argparse
+import pathlib
+import statistics
+import sys
+import time
+
+import numpy
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "bindings" / "python"))
+import cvcuda  # noqa: E402
+from cvcuda._ffi import ffi  # noqa: E402
+from cvcuda._library import lib  # noqa: E402
+from _perf_doc import write_section  # noqa: E402
+
+SHAPE = (1, 224, 224, 3)
+BATCHES, CALLS = 5, 2000
+
+
+def us_per_call(fn, sync, calls=CALLS):
+    for _ in range(min(calls, 500)):
+        fn()
+    sync()
+    samples = []
+    for _ in range(BATCHES):
+        t0 = time.perf_counter_ns()
+        for _ in range(calls):
+            fn()
+        t1 = time.perf_counter_ns()
+        sync()
+        samples.append((t1 - t0) / calls / 1000.0)
+    return statistics.median(samples)
+
+
+def stream_rows(sync_all):
+    out, handle = ffi.new("cvStream *"), ffi.new("void **")
+
+    def c_create_release():
+        lib.cvStreamCreateWithHandle(handle, out)
+        lib.cvStreamRelease(out[0])
+
+    def c_create_kept():  # a new CUDA stream every time: what the pool saves
+        lib.cvStreamCreateWithHandle(handle, out)
+        kept.append(out[0])
+
+    kept = []
+    rows = [
+        ("cvcuda.Stream() (released before the next)", us_per_call(cvcuda.Stream, sync_all)),
+        ("  C: cvStreamCreateWithHandle + cvStreamRelease (pooled)", us_per_call(c_create_release, sync_all)),
+        ("  C: cvStreamCreateWithHandle, all kept (new CUDA streams)", us_per_call(c_create_kept, sync_all, 200)),
+        ("  Python: ffi.gc + object", us_per_call(lambda: ffi.gc(ffi.NULL, lib.cvStreamRelease), sync_all)),
+    ]
+    for s in kept:
+        lib.cvStreamRelease(s)
+    return rows
+
+
+def export_rows(stream, sync_all):
+    t = cvcuda.Tensor(SHAPE, numpy.uint8, "NHWC")
+    dst = cvcuda.Tensor(SHAPE, numpy.uint8, "NHWC")
+    cai, writer = ffi.new("cvArrayInterface *"), ffi.new("cvStream *")
+    cai.structSize = ffi.sizeof("cvArrayInterface")
+
+    def c_export():
+        lib.cvTensorExport(t._cv, cai, writer)
+        if writer[0] != ffi.NULL:
+            lib.cvStreamRelease(writer[0])
+
+    stream.sync()
+    idle = [
+        ("Tensor.cuda(), nothing pending", us_per_call(t.cuda, sync_all)),
+        ("  C: cvTensorExport", us_per_call(c_export, sync_all)),
+    ]
+    cvcuda.flip_into(t, dst, 1, stream=stream)  # t now has a write pending on `stream` (no sync before the export)
+    pending = [("Tensor.cuda(), a write pending on its stream", us_per_call(t.cuda, lambda: None)),
+               ("  C: cvTensorExport", us_per_call(c_export, lambda: None))]
+    stream.sync()
+    return idle + pending
+
+
+def flip_rows(torch, stream, sync_all):
+    src = cvcuda.Tensor(SHAPE, numpy.uint8, "NHWC")
+    dst = cvcuda.Tensor(SHAPE, numpy.uint8, "NHWC")
+    like = src._like or src._make_like()
+    out = ffi.new("cvTensor *")
+    cv_stream = stream._cv
+
+    def c_create_release():
+        lib.cvTensorCreateOnStream(cv_stream, like[0], like[1], like[2], like[3], out)
+        lib.cvTensorRelease(out[0])
+
+    rows = [
+        ("cvcuda.flip(src, 1, stream=s) (allocating)", us_per_call(lambda: cvcuda.flip(src, 1, stream=stream), stream.sync)),
+        ("  C: cvTensorCreateOnStream + cvTensorRelease", us_per_call(c_create_release, stream.sync)),
+        ("  C: cvFlip", us_per_call(lambda: lib.cvFlip(cv_stream, src._cv, dst._cv, 1), stream.sync)),
+        ("  Python: cvcuda.flip_into(dst, src, 1, stream=s)", us_per_call(lambda: cvcuda.flip_into(dst, src, 1, stream=stream), stream.sync)),
+    ]
+    if torch is not None:
+        x = torch.randint(0, 256, SHAPE, dtype=torch.uint8, device="cuda")
+        rows.append(("torch.flip(x, [2]) (comparison)", us_per_call(lambda: torch.flip(x, [2]), torch.cuda.synchronize)))
+    return rows
+
+
+def seed_rows(torch, stream):
+    """as_tensor(torch) then the first flip: the seed's path, one defensive device sync per call included."""
+    x = torch.randint(0, 256, SHAPE, dtype=torch.uint8, device="cuda")
+    n = CALLS // 5
+    sync = torch.cuda.synchronize
+
+    def seed():
+        cvcuda.flip(cvcuda.as_tensor(x, "NHWC"), 1, stream=stream)
+
+    def wrap_release():
+        cvcuda.as_tensor(x, "NHWC")
+
+    wrapped = [cvcuda.as_tensor(x, "NHWC") for _ in range(n * (BATCHES + 1) + 600)]  # fresh wrappers, first use each
+    it = iter(wrapped)
+
+    def first_flip():
+        cvcuda.flip(next(it), 1, stream=stream)
+
+    def torch_meta():
+        return (x.is_cuda, x.requires_grad, x.dtype, x.layout, x.shape, x.data_ptr(), x.is_contiguous())
+
+    return [
+        ("as_tensor(torch) + first flip + release (seed's path)", us_per_call(seed, stream.sync, n)),
+        ("  as_tensor(torch) + release", us_per_call(wrap_release, sync, n)),
+        ("    torch metadata reads (is_cuda, requires_grad, dtype, layout, shape, data_ptr, is_contiguous)",
+         us_per_call(torch_meta, sync, n)),
+        ("  first flip of a fresh wrapper (defensive sync, device check, keep-alive)", us_per_call(first_flip, stream.sync, n)),
+        ("    torch.cuda.synchronize() alone (the defensive sync's floor)", us_per_call(sync, sync, n)),
+    ]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--no-write", action="store_true", help="print only; leave docs/perf.md alone")
+    args = parser.parse_args()
+    try:
+        stream = cvcuda.Stream()
+    except cvcuda.NoDeviceError as exc:
+        print(f"host_breakdown: no GPU: {exc}", file=sys.stderr)
+        return 1
+    try:
+        import torch
+    except ImportError:
+        torch = None
+    sync_all = cvcuda.sync_and_collect
+    rows = stream_rows(sync_all) + export_rows(stream, sync_all) + flip_rows(torch, stream, sync_all)
+    if torch is not None:
+        rows += seed_rows(torch, stream)
+    lines = [f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; median of {BATCHES} batches of {CALLS} calls "
+             f"(the seed's path: {CALLS // 5}), GPU idle between batches; 1x224x224x3 uint8; indented rows are steps "
+             f"of the row above them, timed alone", "", "| call | host µs/call |", "|---|---:|"]
+    lines += [f"| {name} | {us:.2f} |" for name, us in rows]
+    body = "\n".join(lines)
+    print(body)
+    if not args.no_write:
+        write_section("Host time breakdown", body)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,39 @@
+// Device level: launch shapes shared by the memory-bound kernels. Blocks of kBlockThreads threads, shaped
+// (x: thread-units along a row) x (y: rows) so that short rows do not leave most of a block idle; grids are 2-D and
+// every kernel loops grid-stride in both directions, so any size fits in a capped grid.
+#pragma once
+
+#include <cstdint>
+#include <cuda_runtime.h>
+
+namespace cvk {
+
+constexpr int kBlockThreads = 256;
+constexpr int64_t kMaxGridX = int64_t(1) << 20;
+constexpr int64_t kMaxGridY = 65535;
+
+__host__ __device__ constexpr int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+struct RowLaunch {
+    dim3 grid, block;
+};
+
+// `units` thread-units per row, `rows` rows. The block's x extent (32..256) is the one that wastes the fewest
+// threads on the last block of a row (ties: the wider one); the rest of the block takes further rows.
+inline RowLaunch rowLaunch(int64_t units, int64_t rows) {
+    int bx = kBlockThreads;
+    int64_t best = ceilDiv(units, bx) * bx;
+    for (int w = kBlockThreads / 2; w >= 32; w /= 2) {
+        const int64_t cover = ceilDiv(units, w) * w;
+        if (cover < best) best = cover, bx = w;
+    }
+    const int by = kBlockThreads / bx;
+    const int64_t gx = ceilDiv(units, bx), gy = ceilDiv(rows, by);
+    RowLaunch l;
+    l.block = dim3(bx, by);
+    l.grid = dim3(static_cast<unsigned>(gx < kMaxGridX ? (gx > 0 ? gx : 1) : kMaxGridX),
+                  static_cast<unsigned>(gy < kMaxGridY ? (gy > 0 ? gy : 1) : kMaxGridY));
+    return l;
+}
+
+} // namespace cvk

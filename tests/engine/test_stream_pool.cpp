@@ -1,0 +1,80 @@
+// The pool of idle library streams behind cvStreamCreate: a released stream is handed out again only when no handle
+// and no tracked work holds it and cudaStreamQuery says its work has completed.
+#include "engine_fixtures.hpp"
+
+using namespace enginetest;
+
+namespace {
+
+// A released stream with nothing queued: the next cvStreamCreate hands out its cudaStream_t again.
+cudaStream_t releasedIdleHandle() {
+    Stream s = createStream();
+    const cudaStream_t h = handleOf(s.get());
+    CV_OK(cvStreamSync(s.get()));
+    return h;
+}
+
+} // namespace
+
+TEST_CASE("stream pool: a released idle stream is reused; one still held, busy or tracked is not",
+          "[gpu][engine][stream-pool]") {
+    CVTEST_REQUIRE_GPU();
+    struct Row {
+        const char *name;
+        bool held, busy, tracked; // what keeps the released stream from being handed out
+    };
+    const Row rows[] = {
+        {"released and idle: reused", false, false, false},
+        {"a handle is still held: not reused", true, false, false},
+        {"work queued through its raw cudaStream_t is pending: not reused", false, true, false},
+        {"a tensor's hazard state still holds it: not reused", false, false, true},
+    };
+    constexpr Shape kShape{1, 16, 24, 3};
+    for (const Row &row : rows) {
+        INFO(row.name);
+        CV_OK(cvSyncAndCollect());
+        (void)releasedIdleHandle(); // the pool now holds at least one idle stream
+        Stream first = createStream();
+        const cudaStream_t h = handleOf(first.get());
+        DeviceBuffer src(kShape.bytes()), dst(kShape.bytes());
+        src.upload(randomImage(kShape, 5));
+        Tensor ts = wrap(src, kShape, kCaiNone), td = wrap(dst, kShape, kCaiNone);
+        if (row.busy) CVTEST_CUDA(cvtest::launchSpin(h, kBusyProducer));
+        if (row.tracked) CV_OK(cvFlip(first.get(), ts.get(), td.get(), 1));
+        if (row.tracked) CV_OK(cvStreamSync(first.get())); // idle, but the region of dst still names the stream
+        Stream keep = row.held ? Stream(first.release()) : Stream();
+        first.reset();
+        if (row.busy) REQUIRE(busy(h));
+        // Every idle stream in the pool is handed out before `h` could be, so take streams until none is left.
+        std::vector<Stream> taken;
+        bool handedOut = false;
+        for (int i = 0; i < 40 && !handedOut; ++i) {
+            taken.push_back(createStream());
+            handedOut = handleOf(taken.back().get()) == h;
+        }
+        const bool shouldBeReused = !row.held && !row.busy && !row.tracked;
+        CHECK(handedOut == shouldBeReused);
+        if (row.busy) CVTEST_CUDA(cudaStreamSynchronize(h));
+    }
+}
+
+TEST_CASE("stream pool: a reused stream is counted live again, a pooled one is not", "[gpu][engine][stream-pool]") {
+    CVTEST_REQUIRE_GPU();
+    Stream warm = createStream();
+    warm.reset();
+    const int64_t before = stats().liveStreams;
+    Stream s = createStream();
+    CHECK(stats().liveStreams == before + 1);
+    s.reset();
+    CHECK(stats().liveStreams == before);
+}
+
+TEST_CASE("cvStreamCreateWithHandle returns the handle cvStreamGetHandle reports", "[gpu][engine][stream-pool]") {
+    CVTEST_REQUIRE_GPU();
+    void *handle = nullptr;
+    cvStream s = nullptr;
+    CV_OK(cvStreamCreateWithHandle(&handle, &s));
+    Stream owned(s);
+    CHECK(handle == static_cast<void *>(handleOf(s)));
+    CHECK(handle != nullptr);
+}
