@@ -62,7 +62,7 @@ device_objects() { # dir, .cu files...: nvcc objects in dir/device/, for the san
     rm -f "$dir/device"/*.o
     local cu
     for cu in "$@"; do
-        nvcc -c "$cu" -o "$dir/device/$(basename "$cu" .cu).o" -std=c++17 -O2 -Xcompiler=-fPIC \
+        nvcc -c "$cu" -o "$dir/device/$(basename "$cu" .cu).o" -std=c++17 -O2 -Xcompiler=-fPIC -Iinclude \
             "-gencode=arch=compute_$arch,code=sm_$arch" || return 1
     done
 }
@@ -77,6 +77,7 @@ if ! command -v clang++ >/dev/null; then
 else
     # Device code (the kernels, the tests' busy kernel) comes from nvcc, uninstrumented; every host source is built by
     # clang.
+    rm -f build-clang/test_capi # a failed build must not leave an old program to run
     device_objects build-clang kernels/*.cu tests/support/*.cu &&
         clang -c -std=c99 -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -Iinclude tests/capi/raw_enums.c \
             -o build-clang/raw_enums.o &&
@@ -100,6 +101,7 @@ if ! echo 'extern "C" int LLVMFuzzerTestOneInput(const unsigned char *, unsigned
         "clang++ with libFuzzer not found (Debian: apt-get install clang libclang-rt-dev, as scripts/setup.sh does)"
     echo "fuzz: skipped: clang++ with libFuzzer not found"
 else
+    rm -f build-fuzz/fuzz_tensor_wrap
     device_objects build-fuzz kernels/*.cu || status=1
     clang++ -std=c++17 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -DCVCUDA_C_BUILDING \
         -Iinclude -I"$cuda/include" $host_sources tests/fuzz/fuzz_tensor_wrap.cpp build-fuzz/device/*.o \

@@ -55,7 +55,7 @@ template <class F> cvStatus runPlan(const char *function, F &&plan, std::string 
 }
 
 // A rejection's message starts with the function and contains every one of `parts` (argument, value, rule).
-inline void checkMessage(const std::string &message, const char *function, std::initializer_list<const char *> parts) {
+inline void checkMessage(const std::string &message, const char *function, const std::vector<const char *> &parts) {
     INFO("message: " << message);
     CHECK(message.rfind(std::string(function) + ": ", 0) == 0);
     for (const char *part : parts) CHECK(message.find(part) != std::string::npos);
