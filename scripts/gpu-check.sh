@@ -7,20 +7,22 @@
 # command bench/run.sh, which writes docs/perf.md's generated section and docs/img/bench_*.png; with --reference it
 # also measures the reference library (CV-CUDA 0.19, the tarball from ../shared/tools/cvcuda-reference.sh or its
 # unpacked folder) in its own process.
-# Usage: scripts/gpu-check.sh [--quick] [--no-bench] [--no-sanitizer] [--reference TARBALL_OR_DIR]
+# Usage: scripts/gpu-check.sh [--quick] [--no-bench] [--no-sanitizer] [--ordering-runs N (default 5)]
+#                             [--reference TARBALL_OR_DIR]
 # Python packages missing there (cffi, pycparser) are taken from wheels in .whl/ when present.
 # CVCUDA_COMMIT=<hash> names the commit in the record where the checkout has no .git (the GPU machine's copy).
 # CVCUDA_RUST_SAMPLE=<binary> also runs the Rust sample built elsewhere (no cargo on the GPU machine).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-bench=1 sanitizer=1 reference=
+bench=1 sanitizer=1 reference= ordering_runs=5
 args="$*"
 while [ $# -gt 0 ]; do
     case "$1" in
     --no-bench) bench=0 ;;
     --no-sanitizer) sanitizer=0 ;;
     --quick) bench=0 sanitizer=0 ;;
+    --ordering-runs) ordering_runs=${2:?gpu-check: --ordering-runs needs a count}; shift ;;
     --reference) reference=${2:?gpu-check: --reference needs a tarball or a folder}; shift ;;
     --reference=*) reference=${1#*=} ;;
     *) echo "gpu-check: unknown argument $1" >&2; exit 2 ;;
@@ -76,7 +78,7 @@ export CVCUDA_C_LIBRARY="$root/$build/libcvcuda_c.so.1"
 export PYTHONPATH="$root/bindings/python${PYTHONPATH:+:$PYTHONPATH}"
 # The ordering and lifetime suites again, 5 runs in a row: their negative controls force their races, so a suite that
 # passes once but not every time is broken. Each run is one row of the record; any failed run fails the check.
-ordering_runs=5 ordering_passed=0
+ordering_passed=0
 for i in $(seq 1 $ordering_runs); do
     step "ordering suites, run $i/$ordering_runs (engine Catch2 + pytest ordering, lifetime, threads, torch and DLPack interop)" \
         "ordering-$i.log" bash -c "'$build/tests/engine/test_engine' --allow-running-no-tests && python3 -m pytest -q -p no:cacheprovider -rs \

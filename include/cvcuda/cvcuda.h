@@ -15,6 +15,10 @@
 #include "cvtcolor.h"
 #include "dlpack_interop.h"
 #include "flip.h"
+#include "crop.h"
+#include "convert_to.h"
+#include "normalize.h"
+#include "reformat.h"
 #include "library.h"
 
 #endif /* CVCUDA_CVCUDA_H */

@@ -14,6 +14,18 @@ constexpr int64_t kMaxGridY = 65535;
 
 __host__ __device__ constexpr int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
+// q = a / b, rem = a % b for a >= 0, b > 0: 32-bit division (several times cheaper than 64-bit) when both fit.
+__device__ __forceinline__ int64_t divmod(int64_t a, int64_t b, int64_t &rem) {
+    if (((static_cast<uint64_t>(a) | static_cast<uint64_t>(b)) >> 32) == 0) {
+        const uint32_t q = static_cast<uint32_t>(a) / static_cast<uint32_t>(b);
+        rem = static_cast<uint32_t>(a) - q * static_cast<uint32_t>(b);
+        return q;
+    }
+    const int64_t q = a / b;
+    rem = a - q * b;
+    return q;
+}
+
 struct RowLaunch {
     dim3 grid, block;
 };

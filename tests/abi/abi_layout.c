@@ -48,6 +48,21 @@ int main(void) {
     FIELD(cvStats, liveTensors);
     FIELD(cvStats, liveStreams);
     first = 0;
+    printf("}},\n \"cvNormalizeParams\": {\"size\": %zu, \"align\": %zu, \"fields\": {", sizeof(cvNormalizeParams),
+           _Alignof(cvNormalizeParams));
+    FIELD(cvNormalizeParams, structSize);
+    FIELD(cvNormalizeParams, flags);
+    FIELD(cvNormalizeParams, base);
+    FIELD(cvNormalizeParams, scale);
+    FIELD(cvNormalizeParams, baseValues);
+    FIELD(cvNormalizeParams, scaleValues);
+    FIELD(cvNormalizeParams, baseCount);
+    FIELD(cvNormalizeParams, scaleCount);
+    FIELD(cvNormalizeParams, globalScale);
+    FIELD(cvNormalizeParams, globalShift);
+    FIELD(cvNormalizeParams, epsilon);
+    FIELD(cvNormalizeParams, reserved);
+    first = 0;
     printf("}},\n \"cvCopyMakeBorderParams\": {\"size\": %zu, \"align\": %zu, \"fields\": {",
            sizeof(cvCopyMakeBorderParams), _Alignof(cvCopyMakeBorderParams));
     FIELD(cvCopyMakeBorderParams, structSize);
@@ -56,9 +71,9 @@ int main(void) {
     FIELD(cvCopyMakeBorderParams, borderMode);
     FIELD(cvCopyMakeBorderParams, borderValue);
     printf("}}},\n \"enums\": {\"cvStatus\": %zu, \"cvDataType\": %zu, \"cvCaiStreamKind\": %zu, \"cvBorderMode\": %zu, "
-           "\"cvColorConversion\": %zu, \"cvColorSpec\": %zu},\n",
+           "\"cvColorConversion\": %zu, \"cvColorSpec\": %zu, \"cvRoundMode\": %zu},\n",
            sizeof(cvStatus), sizeof(cvDataType), sizeof(cvCaiStreamKind), sizeof(cvBorderMode), sizeof(cvColorConversion),
-           sizeof(cvColorSpec));
+           sizeof(cvColorSpec), sizeof(cvRoundMode));
     printf(" \"constants\": {\"CV_MAX_DIMS\": %d, \"CVCUDA_C_VERSION_NUMBER\": %d}}\n", CV_MAX_DIMS, CVCUDA_C_VERSION_NUMBER);
     return 0;
 }

@@ -32,6 +32,7 @@ CV_DTYPE_FLOAT32 = 12
 cvStatus = ctypes.c_int32
 cvDataType = ctypes.c_int32
 cvCaiStreamKind = ctypes.c_int32
+cvRoundMode = ctypes.c_int32
 cvBorderMode = ctypes.c_int32
 cvColorConversion = ctypes.c_int32
 cvColorSpec = ctypes.c_int32
@@ -101,6 +102,28 @@ class cvStats(ctypes.Structure):
         return cls(structSize=ctypes.sizeof(cls))
 
 
+class cvNormalizeParams(ctypes.Structure):
+    _fields_ = [
+        ("structSize", ctypes.c_uint32),
+        ("flags", ctypes.c_uint32),
+        ("base", ctypes.c_void_p),
+        ("scale", ctypes.c_void_p),
+        ("baseValues", ctypes.POINTER(ctypes.c_float)),
+        ("scaleValues", ctypes.POINTER(ctypes.c_float)),
+        ("baseCount", ctypes.c_int32),
+        ("scaleCount", ctypes.c_int32),
+        ("globalScale", ctypes.c_float),
+        ("globalShift", ctypes.c_float),
+        ("epsilon", ctypes.c_float),
+        ("reserved", ctypes.c_uint32),
+    ]
+
+    @classmethod
+    def init(cls):
+        """CV_NORMALIZE_PARAMS_INIT."""
+        return cls(structSize=ctypes.sizeof(cls), globalScale=1.0)
+
+
 class cvCopyMakeBorderParams(ctypes.Structure):
     _fields_ = [
         ("structSize", ctypes.c_uint32),
@@ -116,8 +139,13 @@ class cvCopyMakeBorderParams(ctypes.Structure):
         return cls(structSize=ctypes.sizeof(cls), borderMode=1)
 
 
-STRUCTS = {"cvArrayInterface": cvArrayInterface, "cvTensorInfo": cvTensorInfo, "cvStats": cvStats,
-           "cvCopyMakeBorderParams": cvCopyMakeBorderParams}
+STRUCTS = {
+    "cvArrayInterface": cvArrayInterface,
+    "cvTensorInfo": cvTensorInfo,
+    "cvStats": cvStats,
+    "cvNormalizeParams": cvNormalizeParams,
+    "cvCopyMakeBorderParams": cvCopyMakeBorderParams,
+}
 
 _P = ctypes.POINTER
 # name: (restype, argtypes), one entry per exported function.
@@ -150,6 +178,11 @@ SIGNATURES = {
     "cvTensorGetDevice": (cvStatus, [cvTensor, _P(ctypes.c_int32)]),
     "cvTensorAddConsumer": (cvStatus, [cvTensor, cvStream]),
     "cvFlip": (cvStatus, [cvStream, cvTensor, cvTensor, ctypes.c_int32]),
+    "cvCustomCrop": (cvStatus, [cvStream, cvTensor, cvTensor] + [ctypes.c_int32] * 4),
+    "cvCenterCrop": (cvStatus, [cvStream, cvTensor, cvTensor, ctypes.c_int32, ctypes.c_int32]),
+    "cvConvertTo": (cvStatus, [cvStream, cvTensor, cvTensor, ctypes.c_double, ctypes.c_double, ctypes.c_int32]),
+    "cvNormalize": (cvStatus, [cvStream, cvTensor, cvTensor, _P(cvNormalizeParams)]),
+    "cvReformat": (cvStatus, [cvStream, cvTensor, cvTensor]),
     "cvCvtColor": (cvStatus, [cvStream, cvTensor, cvTensor, ctypes.c_int32, ctypes.c_int32]),
     "cvCopyMakeBorder": (cvStatus, [cvStream, cvTensor, cvTensor, _P(cvCopyMakeBorderParams)]),
     "cvGetStats": (cvStatus, [_P(cvStats)]),

@@ -31,6 +31,10 @@ from ._library import __c_version__, reset_stats, stats, sync_and_collect
 from ._ops import flip, flip_into
 from ._ops_border import copymakeborder, copymakeborder_into
 from ._ops_color import ColorSpec, advcvtcolor, advcvtcolor_into, cvtcolor, cvtcolor_into
+from ._ops_convert import convertto, convertto_into
+from ._ops_crop import center_crop, center_crop_into, customcrop, customcrop_into
+from ._ops_normalize import normalize, normalize_into
+from ._ops_reformat import reformat, reformat_into
 from ._stream import Stream, as_stream
 from ._tensor import CudaArray, Tensor, _debug_disable_keepalive, as_tensor, reshape
 from ._types import Border, ChannelManip, ColorConversion, Interp, NormalizeFlags, RectI, Round, TensorLayout, Type
@@ -64,13 +68,23 @@ __all__ = [
     "advcvtcolor_into",
     "as_stream",
     "as_tensor",
+    "center_crop",
+    "center_crop_into",
+    "convertto",
+    "convertto_into",
     "copymakeborder",
     "copymakeborder_into",
+    "customcrop",
+    "customcrop_into",
     "cvtcolor",
     "cvtcolor_into",
     "flip",
     "flip_into",
     "from_dlpack",
+    "normalize",
+    "normalize_into",
+    "reformat",
+    "reformat_into",
     "reset_stats",
     "reshape",
     "stats",

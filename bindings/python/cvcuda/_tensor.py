@@ -718,7 +718,7 @@ def _wrap_torch(t: Any, layout: Any) -> "Tensor":
     else:
         cai.strides[0:n] = strides
         cai.hasStrides = 1
-    cai.typestr = encoded
+    cai.typestr = typestr
     cai.dtype = dtype
     cai.streamKind = _ABSENT
     out = scratch.tensor

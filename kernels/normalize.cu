@@ -1,0 +1,100 @@
+#include "normalize.hpp"
+
+#include "common/dispatch.cuh"
+#include "common/rows.cuh"
+#include "common/saturate.cuh"
+
+#include <type_traits>
+
+namespace cvk {
+namespace {
+
+template <class T> constexpr bool normalizeSource() {
+    return std::is_same<T, uint8_t>::value || std::is_same<T, uint16_t>::value || std::is_same<T, int16_t>::value ||
+           std::is_same<T, __half>::value || std::is_same<T, float>::value;
+}
+template <class In, class Out> constexpr bool normalizePair() {
+    return normalizeSource<In>() &&
+           (std::is_same<Out, float>::value || std::is_same<Out, __half>::value || std::is_same<Out, In>::value);
+}
+
+__device__ __forceinline__ float constantAt(const NormalizeConstants &k, int c) {
+    const int i = k.count == 1 ? 0 : c;
+    return k.device ? *reinterpret_cast<const float *>(k.device + i * k.stride) : k.values[i];
+}
+
+// The per-channel subtrahend and factor (scale' * globalScale), staged in shared memory by prepare().
+template <class In, class Out> struct NormalizeOp {
+    static constexpr bool kChannel = true;
+    const NormalizeParams *params; // the kernel's __grid_constant__ parameter: read in place, never copied
+    const float *base = nullptr, *mul = nullptr;
+    float shift = 0.f;
+    __device__ void prepare() {
+        __shared__ float sBase[kNormalizeMaxChannels], sMul[kNormalizeMaxChannels];
+        const NormalizeParams &p = *params;
+        const int tid = threadIdx.y * blockDim.x + threadIdx.x;
+        for (int c = tid; c < p.channels; c += blockDim.x * blockDim.y) {
+            float s = constantAt(p.scale, c);
+            if (p.scaleIsStddev) s = 1.0f / sqrtf(s * s + p.epsilon);
+            sBase[c] = constantAt(p.base, c);
+            sMul[c] = s * p.globalScale;
+        }
+        __syncthreads();
+        base = sBase;
+        mul = sMul;
+        shift = p.globalShift;
+    }
+    __device__ __forceinline__ Out operator()(In v, int c) const {
+        const float x = Traits<In>::template toWork<float>(v);
+        return saturateCast<Out, Round::Nearest>(fmaf(x - base[c], mul[c], shift));
+    }
+};
+
+template <class In, class Out>
+__global__ void __launch_bounds__(kBlockThreads) normalizeKernelV(const __grid_constant__ NormalizeParams p) {
+    rowsBody<In, Out, rowVectorElems<In, Out>(), true>(p.view, NormalizeOp<In, Out>{&p});
+}
+template <class In, class Out>
+__global__ void __launch_bounds__(kBlockThreads) normalizeKernelS(const __grid_constant__ NormalizeParams p) {
+    rowsBody<In, Out, 1, false>(p.view, NormalizeOp<In, Out>{&p});
+}
+
+} // namespace
+
+bool normalizeSupported(cvDataType src, cvDataType dst) {
+    bool ok = false;
+    visitArithmetic(src, [&](auto i) {
+        visitArithmetic(dst, [&](auto o) {
+            ok = normalizePair<typename decltype(i)::type, typename decltype(o)::type>();
+        });
+    });
+    return ok;
+}
+
+cudaError_t launchNormalize(const NormalizeParams &p, cudaStream_t stream) {
+    cudaError_t status = cudaErrorInvalidValue;
+    visitArithmetic(p.src, [&](auto inTag) {
+        visitArithmetic(p.dst, [&](auto outTag) {
+            using In = typename decltype(inTag)::type;
+            using Out = typename decltype(outTag)::type;
+            if constexpr (normalizePair<In, Out>()) {
+                const RowView &v = p.view;
+                const int64_t rows = v.rows[0] * v.rows[1] * v.rows[2];
+                if (rows == 0 || v.inner == 0) {
+                    status = cudaSuccess;
+                } else if (rowsVectorizable(v, sizeof(In), sizeof(Out))) {
+                    const RowLaunch l = rowLaunch(ceilDiv(v.inner, rowVectorElems<In, Out>()), rows);
+                    normalizeKernelV<In, Out><<<l.grid, l.block, 0, stream>>>(p);
+                    status = cudaGetLastError();
+                } else {
+                    const RowLaunch l = rowLaunch(v.inner, rows);
+                    normalizeKernelS<In, Out><<<l.grid, l.block, 0, stream>>>(p);
+                    status = cudaGetLastError();
+                }
+            }
+        });
+    });
+    return status;
+}
+
+} // namespace cvk
