@@ -80,25 +80,27 @@ TEST_CASE("8 threads x 10000 operations sharing tensors: every result equals the
     shared.upload(randomImage(shape, 22));
     Tensor tSrc = wrap(sharedSrc, shape, kCaiNone), tShared = wrap(shared, shape, kCaiNone);
     std::vector<std::unique_ptr<DeviceBuffer>> privA, privB;
-    // Streams and wrappers are made here: Catch2's assertions (inside the fixtures) must not run on worker threads.
-    std::vector<Stream> streams;
-    std::vector<Tensor> tensorsA, tensorsB;
     for (int i = 0; i < kThreads; ++i) {
         privA.push_back(std::make_unique<DeviceBuffer>(shape.bytes()));
         privB.push_back(std::make_unique<DeviceBuffer>(shape.bytes()));
         privA.back()->fill(kPoison);
         privB.back()->fill(kPoison);
-        streams.push_back(createStream());
-        tensorsA.push_back(wrap(*privA.back(), shape, kCaiNone));
-        tensorsB.push_back(wrap(*privB.back(), shape, kCaiNone));
     }
     std::mutex turnMutex;
     std::condition_variable turnChanged;
     int turn = 0; // whose turn it is to write the shared tensor
     std::atomic<int> failures{0};
+    // Handles are made here: Catch2's assertions (inside createStream and wrap) may not run on other threads.
+    std::vector<Stream> streams;
+    std::vector<Tensor> wrappedA, wrappedB;
+    for (int i = 0; i < kThreads; ++i) {
+        streams.push_back(createStream());
+        wrappedA.push_back(wrap(*privA[i], shape, kCaiNone));
+        wrappedB.push_back(wrap(*privB[i], shape, kCaiNone));
+    }
     auto worker = [&](int id) {
         const Stream &s = streams[id];
-        const Tensor &a = tensorsA[id], &b = tensorsB[id];
+        const Tensor &a = wrappedA[id], &b = wrappedB[id];
         for (int r = 0; r < kRounds; ++r) {
             // 4 operations a round: two on private memory from the shared source, then (in turn) shared -> b and
             // a -> shared, so the shared tensor's content is the previous writer's a, flipped.
