@@ -166,10 +166,11 @@ TEST_CASE("handles released with GPU work pending are refused at once", "[handle
     requireRefused(src);
     requireRefused(dst);
     CHECK(cvStreamGetHandle(stream, &cudaStream) == CV_ERROR_INVALID_ARGUMENT);
-    REQUIRE(cvGetStats(&stats) == CV_SUCCESS);
-    CHECK(stats.liveTensors == tensorsBefore + 2); // kept for the pending flip
-    CHECK(stats.liveStreams >= streamsBefore + 1);
+    // The library needs no tensor object for queued work (hazard state lives with the memory, and owned memory is
+    // freed stream-ordered), so the objects may already be gone; what must hold is that the handles are dead and that
+    // nothing is left once the work has run.
     REQUIRE(cvSyncAndCollect() == CV_SUCCESS);
     REQUIRE(cvGetStats(&stats) == CV_SUCCESS);
     CHECK(stats.liveTensors == tensorsBefore);
+    CHECK(stats.liveStreams == streamsBefore);
 }
