@@ -87,9 +87,10 @@ class Stream(metaclass=_StreamMeta):
 
     @property
     def id(self) -> int:
-        """An identifier of the library's stream object, unique among live streams: streams adopted from one
-        ``cudaStream_t`` (e.g. ``as_stream(s.handle)`` of a :class:`Stream` ``s``) share it with ``s``."""
-        return int(ffi.cast("uintptr_t", self._cv))
+        """An identifier unique among live streams: the ``cudaStream_t`` itself, so streams adopted from one
+        ``cudaStream_t`` (e.g. ``as_stream(s.handle)`` of a :class:`Stream` ``s``) share it with ``s`` (C handles are
+        not identities: every adoption gets a handle of its own)."""
+        return self._handle
 
     def __int__(self) -> int:
         return self._handle
