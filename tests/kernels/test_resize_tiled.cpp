@@ -93,6 +93,27 @@ TEST_CASE("planResizeTile: the benchmark's rows and what stays on the per-pixel 
     }
 }
 
+TEST_CASE("planResizeTile: the shapes of tests/python/test_resize_tiled.py take the tiled path", "[resize][dispatch]") {
+    struct Shape {
+        int32_t interp, c, h, w, oh, ow;
+    };
+    const std::vector<Shape> shapes = {
+        {kLinear, 3, 1080, 1920, 720, 1280}, {kCubic, 3, 1080, 1920, 720, 1280}, {kArea, 3, 1080, 1920, 224, 224},
+        {kArea, 3, 1080, 1920, 216, 480},    {kArea, 3, 534, 800, 224, 224},     {kArea, 4, 96, 64, 32, 16},
+        {kArea, 1, 70, 68, 35, 34},          {kLinear, 4, 37, 53, 80, 101},      {kLinear, 1, 101, 120, 77, 61},
+        {kCubic, 1, 117, 92, 30, 23},        {kCubic, 3, 5, 8, 41, 37},          {kCubic, 4, 1, 1, 7, 5},
+    };
+    for (const Shape &s : shapes) {
+        INFO("interp " << s.interp << ", " << s.c << " channels, " << s.h << "x" << s.w << " -> " << s.oh << "x" << s.ow);
+        cvk::ResizeTileShape tile{};
+        CHECK(cvk::planResizeTile(params(nhwc(kAligned, 2, s.h, s.w, s.c), nhwc(kAligned, 2, s.oh, s.ow, s.c), s.interp), tile));
+        // the same pixels 4 channels apart (the test's comparison view) stay on the sampler
+        cvk::View4 wide = nhwc(kAligned, 2, s.h, s.w, s.c + 1);
+        wide.shape[cvk::kC] = s.c;
+        CHECK_FALSE(cvk::planResizeTile(params(wide, nhwc(kAligned, 2, s.oh, s.ow, s.c), s.interp), tile));
+    }
+}
+
 namespace {
 
 struct BlockRow {
