@@ -26,6 +26,7 @@ namespace cvk::resize {
 #endif
 
 constexpr int kTileThreads = 256;
+constexpr int kStageBatch = 4; // pixel groups each thread loads before it stores them (tileLoad)
 constexpr int kTileSmemLimit = 48 * 1024; // the default dynamic shared-memory limit: no attribute call per launch
 
 using TileShape = ResizeTileShape;
@@ -41,6 +42,7 @@ struct TileTap {
     int32_t iw[4];
     float f[4]; // f[3] pads the entry to 48 bytes: the output buffer after the taps stays 16-byte aligned
 };
+static_assert(sizeof(TileTap) % 16 == 0, "carveTile keeps the output buffer 16-byte aligned");
 
 // Source indices [lo, hi] destination index d reads on axis a (every tap, clamped into the axis). Non-decreasing in
 // d, so a run of destination indices reads [span(first).lo, span(last).hi].
@@ -195,36 +197,48 @@ CVK_TILE_HD void tileLoad(const Mapping &m, const TileShape &s, const TileCtx &t
     }
     const int32_t groups = t.cols.count / 4, srcW = m.x.src;
     const int32_t items = groups * t.rows.count;
-    for (int32_t i = tid; i < items; i += nthreads) {
-        const int32_t g = i % groups, r = i / groups;
-        const int32_t x = t.cols.lo + 4 * g;
-        const char *row = src.base + int64_t(t.rows.lo + r) * src.rowStride + int64_t(x) * CT;
-        uint32_t px[4];
-        if (x + 3 < srcW) {
-            uint32_t w[CT];
-            CVK_TILE_UNROLL
-            for (int k = 0; k < CT; ++k) w[k] = reinterpret_cast<const uint32_t *>(row)[k];
-            CVK_TILE_UNROLL
-            for (int j = 0; j < 4; ++j) {
-                const int byte = j * CT, k = byte >> 2;
-                px[j] = funnelRight(w[k], k + 1 < CT ? w[k + 1] : 0u, 8u * (byte & 3));
-            }
-        } else { // the image's last pixels: byte loads, never past its last pixel
-            CVK_TILE_UNROLL
-            for (int j = 0; j < 4; ++j) {
-                uint32_t v = 0;
-                if (x + j < srcW)
-                    for (int c = 0; c < CT; ++c) v |= uint32_t(reinterpret_cast<const uint8_t *>(row)[j * CT + c]) << (8 * c);
-                px[j] = v;
+    // kStageBatch groups per thread are loaded before any is stored, so that many loads are in flight at once.
+    for (int32_t first = tid; first < items; first += kStageBatch * nthreads) {
+        uint32_t px[kStageBatch][4] = {};
+        CVK_TILE_UNROLL
+        for (int q = 0; q < kStageBatch; ++q) {
+            const int32_t i = first + q * nthreads;
+            if (i >= items) break;
+            const int32_t g = i % groups, r = i / groups;
+            const int32_t x = t.cols.lo + 4 * g;
+            const char *row = src.base + int64_t(t.rows.lo + r) * src.rowStride + int64_t(x) * CT;
+            if (x + 3 < srcW) {
+                uint32_t w[CT];
+                CVK_TILE_UNROLL
+                for (int k = 0; k < CT; ++k) w[k] = reinterpret_cast<const uint32_t *>(row)[k];
+                CVK_TILE_UNROLL
+                for (int j = 0; j < 4; ++j) {
+                    const int byte = j * CT, k = byte >> 2;
+                    px[q][j] = funnelRight(w[k], k + 1 < CT ? w[k + 1] : 0u, 8u * (byte & 3));
+                }
+            } else { // the image's last pixels: byte loads, never past its last pixel
+                CVK_TILE_UNROLL
+                for (int j = 0; j < 4; ++j) {
+                    uint32_t v = 0;
+                    if (x + j < srcW)
+                        for (int c = 0; c < CT; ++c) v |= uint32_t(reinterpret_cast<const uint8_t *>(row)[j * CT + c]) << (8 * c);
+                    px[q][j] = v;
+                }
             }
         }
-        // Rotate the store order by g / 8 so the 32 threads of a warp hit 32 banks on each of the 4 stores.
-        uint32_t *dst = b.src + r * s.pitch + 4 * g;
-        const int rot = (g >> 3) & 3;
         CVK_TILE_UNROLL
-        for (int jj = 0; jj < 4; ++jj) {
-            const int j = (jj + rot) & 3;
-            dst[j] = pick4(px[0], px[1], px[2], px[3], j);
+        for (int q = 0; q < kStageBatch; ++q) {
+            const int32_t i = first + q * nthreads;
+            if (i >= items) break;
+            const int32_t g = i % groups, r = i / groups;
+            // Rotate the store order by g / 8 so the 32 threads of a warp hit 32 banks on each of the 4 stores.
+            uint32_t *dst = b.src + r * s.pitch + 4 * g;
+            const int rot = (g >> 3) & 3;
+            CVK_TILE_UNROLL
+            for (int jj = 0; jj < 4; ++jj) {
+                const int j = (jj + rot) & 3;
+                dst[j] = pick4(px[q][0], px[q][1], px[q][2], px[q][3], j);
+            }
         }
     }
 }
