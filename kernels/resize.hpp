@@ -29,6 +29,25 @@ struct ResizeParams {
 // Enqueues the resize on `stream`; returns the launch status. Never blocks the host.
 cudaError_t launchResize(const ResizeParams &p, cudaStream_t stream);
 
+// The block geometry of cvResize's shared-memory tiled path (resize_tile.cuh).
+struct ResizeTileShape {
+    int32_t tileW, tileH; // destination pixels per block
+    int32_t maxRows;      // the most source rows one tile stages
+    int32_t pitch;        // words per staged row: odd, >= the most staged columns (one word per pixel)
+    int32_t hpitch;       // entries per destination column of the horizontal buffer: odd, >= maxRows
+    int32_t hwords;       // words per entry of the horizontal buffer: 1 for one channel, else 4
+    int32_t outPitch;     // bytes per destination row of the output buffer (multiple of 16)
+    int32_t smemBytes;    // dynamic shared memory per block
+};
+
+// Whether launchResize takes the tiled path for p, and its geometry (exposed so CPU tests can check the dispatch).
+// The tiled path takes uint8 with 1, 3 or 4 channels, packed pixels on both sides and 4-byte aligned source images
+// and rows, for LINEAR when the vertical factor is at most 2 (beyond, it would stage rows the taps skip), CUBIC at
+// most 4, AREA when neither axis is enlarged, and a tile that fits 48 KiB of shared memory. It is exact: the same
+// bytes as the per-pixel sampler. Pure host arithmetic.
+bool planResizeTile(const ResizeParams &p, ResizeTileShape &shape);
+cudaError_t launchResizeTiled(const ResizeParams &p, const ResizeTileShape &shape, cudaStream_t stream);
+
 // The fused preprocessing pass: dst[n, y, x, c'] = normalize(convert(crop(resize(src))))[c'] where
 //   resized  = resize(src[n]) to (resizeH, resizeW) with `interp` (the sampler of cvResize, bit for bit),
 //   value    = resized[y + cropY, x + cropX, c] with c = c' or C-1-c' (reverseChannels), rounded to uint8 first
@@ -55,5 +74,6 @@ cudaError_t launchResizeFused(const FusedParams &p, cudaStream_t stream);
 // Loads every resize kernel on the current device (see preloadFlipKernels for why).
 cudaError_t preloadResizeKernels();
 cudaError_t preloadResizeFusedKernels(); // part of preloadResizeKernels
+cudaError_t preloadResizeTiledKernels(); // part of preloadResizeKernels
 
 } // namespace cvk

@@ -1,12 +1,13 @@
 // The fused preprocessing pass (resize -> crop -> convert -> per-channel normalize -> reformat) in one kernel: each
-// thread samples one pixel of the crop with cvResize's own sampler (resize_filters.cuh), so the interpolation is
-// the one cvResize computes, and writes its channels straight into the output layout. Only the crop's pixels are
+// thread samples four pixels of a crop row with cvResize's own sampler (resize_filters.cuh), so the interpolation is
+// the one cvResize computes, and writes their channels straight into the output layout. Only the crop's pixels are
 // interpolated; the resized image is never stored.
 #include "resize.hpp"
 #include "resize_launch.cuh"
 
 #include <cuda_fp16.h>
 
+#include <algorithm>
 #include <array>
 #include <utility>
 
@@ -22,34 +23,79 @@ template <bool Half> __device__ __forceinline__ void storeOut(char *p, float v) 
         *reinterpret_cast<float *>(p) = v;
 }
 
-template <int I, bool Half, int CT> __global__ void __launch_bounds__(kBlockX *kBlockY) fusedKernel(FusedParams p, Mapping m) {
-    const int32_t C = CT > 0 ? CT : static_cast<int32_t>(p.src.shape[kC]);
-    forEachPixel(p.dst.shape[kW], p.dst.shape[kH], p.dst.shape[kN], [&](int64_t n, int32_t x, int32_t y) {
-        char *out = p.dst.data + n * p.dst.stride[kN] + y * p.dst.stride[kH] + x * p.dst.stride[kW];
-        samplePixel<uint8_t, I>(m, planeOf(p.src, n), x + p.cropX, y + p.cropY, C, [&](int32_t c, uint8_t v, float real) {
-            const int32_t o = p.reverseChannels ? C - 1 - c : c;
-            const float value = p.srcCast ? static_cast<float>(v) : real;
-            storeOut<Half>(out + o * p.dst.stride[kC], (value * p.scale + p.offset - p.mean[o]) / p.stddev[o]);
-        });
-    });
+// Four consecutive pixels of one channel plane in one store: 16 bytes of float or 8 of half.
+template <bool Half> __device__ __forceinline__ void storeOut4(char *p, const float (&v)[4]) {
+    if constexpr (Half) {
+        const __half2 a = __floats2half2_rn(v[0], v[1]), b = __floats2half2_rn(v[2], v[3]);
+        uint2 q;
+        q.x = *reinterpret_cast<const uint32_t *>(&a);
+        q.y = *reinterpret_cast<const uint32_t *>(&b);
+        *reinterpret_cast<uint2 *>(p) = q;
+    } else {
+        *reinterpret_cast<float4 *>(p) = make_float4(v[0], v[1], v[2], v[3]);
+    }
+}
+
+// Each thread computes kFusedPixels consecutive pixels of a crop row (the row's taps are computed once and its
+// loads are in flight together) and, when the output is planar (NCHW / CHW: neighbours one element apart) and
+// aligned, writes each channel's pixels as one vector store; blocks of 8 x 32 threads cover 32 x 32 pixels.
+constexpr int kFusedPixels = 4, kFusedBlockX = 8, kFusedBlockY = 32;
+
+template <int I, bool Half, int CT> __global__ void __launch_bounds__(kFusedBlockX *kFusedBlockY) fusedKernel(FusedParams p, Mapping m) {
+    constexpr int64_t kElem = Half ? 2 : 4;
+    const int64_t w = p.dst.shape[kW], h = p.dst.shape[kH], nImages = p.dst.shape[kN];
+    const int64_t x0 = (static_cast<int64_t>(blockIdx.x) * kFusedBlockX + threadIdx.x) * kFusedPixels;
+    if (x0 >= w) return;
+    const bool planar = p.dst.stride[kW] == kElem;
+    for (int64_t y = static_cast<int64_t>(blockIdx.y) * kFusedBlockY + threadIdx.y; y < h; y += int64_t(gridDim.y) * kFusedBlockY)
+        for (int64_t n = blockIdx.z; n < nImages; n += gridDim.z) {
+            char *row = p.dst.data + n * p.dst.stride[kN] + y * p.dst.stride[kH];
+            const Plane src = planeOf(p.src, n);
+            // The converted values by source channel (indices stay compile-time: no local memory).
+            float v[kFusedPixels][CT] = {};
+#pragma unroll
+            for (int j = 0; j < kFusedPixels; ++j) {
+                if (x0 + j >= w) break;
+                samplePixel<uint8_t, I>(m, src, static_cast<int32_t>(x0 + j) + p.cropX, static_cast<int32_t>(y) + p.cropY, CT,
+                                        [&](int32_t c, uint8_t u, float real) {
+#pragma unroll
+                                            for (int k = 0; k < CT; ++k)
+                                                if (k == c) v[j][k] = p.srcCast ? static_cast<float>(u) : real;
+                                        });
+            }
+#pragma unroll
+            for (int o = 0; o < CT; ++o) {
+                float q[kFusedPixels];
+#pragma unroll
+                for (int j = 0; j < kFusedPixels; ++j) {
+                    const float value = p.reverseChannels ? v[j][CT - 1 - o] : v[j][o];
+                    q[j] = (value * p.scale + p.offset - p.mean[o]) / p.stddev[o];
+                }
+                char *out = row + o * p.dst.stride[kC] + x0 * p.dst.stride[kW];
+                if (planar && x0 + kFusedPixels <= w && (reinterpret_cast<uintptr_t>(out) & (kFusedPixels * kElem - 1)) == 0) {
+                    storeOut4<Half>(out, q);
+                } else {
+#pragma unroll
+                    for (int j = 0; j < kFusedPixels; ++j)
+                        if (x0 + j < w) storeOut<Half>(out + j * p.dst.stride[kW], q[j]);
+                }
+            }
+        }
 }
 
 using Kernel = void (*)(FusedParams, Mapping);
-constexpr int kFusedChannelVariants[] = {1, 3, 4, 0};
 
-template <int I, bool Half, size_t... V> constexpr auto channelRow(std::index_sequence<V...>) {
-    return std::array<Kernel, sizeof...(V)>{&fusedKernel<I, Half, kFusedChannelVariants[V]>...};
+// kernels[half][interp][channels - 1]: every entry filled (each channel count compiled as a constant).
+template <int I, bool Half> constexpr std::array<Kernel, kFusedMaxChannels> channelRow() {
+    return {&fusedKernel<I, Half, 1>, &fusedKernel<I, Half, 2>, &fusedKernel<I, Half, 3>, &fusedKernel<I, Half, 4>};
 }
-template <size_t... I> constexpr auto interpRows(bool half, std::index_sequence<I...>) {
-    using Row = std::array<Kernel, 4>;
-    return half ? std::array<Row, sizeof...(I)>{channelRow<int(I), true>(std::make_index_sequence<4>{})...}
-                : std::array<Row, sizeof...(I)>{channelRow<int(I), false>(std::make_index_sequence<4>{})...};
+template <bool Half, size_t... I> constexpr auto interpRows(std::index_sequence<I...>) {
+    return std::array<std::array<Kernel, kFusedMaxChannels>, sizeof...(I)>{channelRow<int(I), Half>()...};
 }
 
-// kernels[half][interp][channel variant]: every entry filled.
-const std::array<std::array<std::array<Kernel, 4>, kInterpCount>, 2> kKernels = {
-    interpRows(false, std::make_index_sequence<kInterpCount>{}),
-    interpRows(true, std::make_index_sequence<kInterpCount>{}),
+const std::array<std::array<std::array<Kernel, kFusedMaxChannels>, kInterpCount>, 2> kKernels = {
+    interpRows<false>(std::make_index_sequence<kInterpCount>{}),
+    interpRows<true>(std::make_index_sequence<kInterpCount>{}),
 };
 
 } // namespace
@@ -57,8 +103,12 @@ const std::array<std::array<std::array<Kernel, 4>, kInterpCount>, 2> kKernels = 
 cudaError_t launchResizeFused(const FusedParams &p, cudaStream_t stream) {
     if (p.interp < 0 || p.interp >= kInterpCount || p.src.shape[kC] < 1 || p.src.shape[kC] > kFusedMaxChannels) return cudaErrorInvalidValue;
     if (p.dst.shape[kN] == 0 || p.dst.shape[kH] == 0 || p.dst.shape[kW] == 0) return cudaSuccess;
-    const Kernel k = kKernels[p.halfOut][p.interp][channelVariant(p.src.shape[kC])];
-    k<<<gridFor(p.dst.shape[kW], p.dst.shape[kH], p.dst.shape[kN]), dim3(kBlockX, kBlockY), 0, stream>>>(p, mappingOf(p.src, p.resizeH, p.resizeW, p.interp));
+    const Kernel k = kKernels[p.halfOut][p.interp][p.src.shape[kC] - 1];
+    const int64_t perBlock = int64_t(kFusedBlockX) * kFusedPixels;
+    const dim3 grid(static_cast<unsigned>((p.dst.shape[kW] + perBlock - 1) / perBlock),
+                    static_cast<unsigned>(std::min<int64_t>((p.dst.shape[kH] + kFusedBlockY - 1) / kFusedBlockY, 65535)),
+                    static_cast<unsigned>(std::min<int64_t>(p.dst.shape[kN], 65535)));
+    k<<<grid, dim3(kFusedBlockX, kFusedBlockY), 0, stream>>>(p, mappingOf(p.src, p.resizeH, p.resizeW, p.interp));
     return cudaGetLastError();
 }
 

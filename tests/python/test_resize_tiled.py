@@ -1,0 +1,50 @@
+"""cvResize's shared-memory tiled path (uint8 LINEAR, CUBIC, AREA with packed, 4-byte aligned rows) against its
+per-pixel sampler on the GPU, byte for byte: one random batch resized from a contiguous tensor (the tiled path: which
+shapes take it is checked on the CPU by tests/kernels/test_resize_tiled.cpp) and from a view of the same pixels four
+channels apart with three used (pixels not packed: the sampler), into poisoned outputs."""
+
+import numpy as np
+import pytest
+
+import cvcuda
+from resize_cases import random_image, to_device, to_host
+
+# (interp, channels, (src H, W), (dst H, W)): the benchmark's rows (two images of 1080x1920), then the AREA
+# integer box, odd sizes, enlargements and one channel.
+ROWS = (
+    ("LINEAR", 3, (1080, 1920), (720, 1280)),
+    ("CUBIC", 3, (1080, 1920), (720, 1280)),
+    ("AREA", 3, (1080, 1920), (224, 224)),
+    ("AREA", 3, (1080, 1920), (216, 480)),
+    ("AREA", 3, (534, 800), (224, 224)),
+    ("AREA", 4, (96, 64), (32, 16)),
+    ("AREA", 1, (70, 68), (35, 34)),
+    ("LINEAR", 4, (37, 53), (80, 101)),
+    ("LINEAR", 1, (101, 120), (77, 61)),
+    ("CUBIC", 1, (117, 92), (30, 23)),
+    ("CUBIC", 3, (5, 8), (41, 37)),
+    ("CUBIC", 4, (1, 1), (7, 5)),
+)
+
+
+@pytest.mark.parametrize("interp,channels,src_hw,dst_hw", ROWS,
+                         ids=[f"{i}-c{c}-{s[0]}x{s[1]}to{d[0]}x{d[1]}" for i, c, s, d in ROWS])
+def test_tiled_path_equals_the_sampler(cupy, interp, channels, src_hw, dst_hw):
+    rng = np.random.default_rng(5)
+    n = 2
+    img = random_image(rng, (n, *src_hw, channels), np.uint8)
+    _, packed = to_device(cupy, img, "NHWC")
+    wide = np.zeros((n, *src_hw, channels + 1), np.uint8)
+    wide[..., :channels] = img
+    wide_dev, _ = to_device(cupy, wide, "NHWC")
+    unpacked = cvcuda.as_tensor(wide_dev[..., :channels], "NHWC")
+    mode = getattr(cvcuda.Interp, interp)
+    outs = []
+    for src in (packed, unpacked):
+        _, dst = to_device(cupy, np.full((n, *dst_hw, channels), 0xA5, np.uint8), "NHWC")
+        cvcuda.resize_into(dst, src, mode)
+        outs.append(to_host(cupy, dst))
+    tiled, sampler = outs
+    bad = tiled != sampler
+    assert not bad.any(), (f"{int(bad.sum())} of {bad.size} bytes differ; first at {tuple(np.argwhere(bad)[0])}: "
+                           f"tiled {tiled[tuple(np.argwhere(bad)[0])]}, sampler {sampler[tuple(np.argwhere(bad)[0])]}")
