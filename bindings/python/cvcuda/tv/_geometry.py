@@ -191,6 +191,8 @@ def resized_crop(inpt: Any, top: int, left: int, height: int, width: int, size: 
     function = "cvcuda.tv.resized_crop"
     interp, aa = _resize_mode(function, interpolation, antialias)
     top, left, height, width = _box(function, top, left, height, width)
+    if not height or not width:
+        raise ValueError(f"{function}: a {height}x{width} crop cannot be resized")
     img = Image(function, inpt)
     cropped = _crop(img, top, left, height, width)
     new_h, new_w = _tv_output_size(function, height, width, size, None)
