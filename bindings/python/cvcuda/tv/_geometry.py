@@ -2,7 +2,7 @@
 arguments and results, on torch tensors, on torch's current stream)."""
 
 import math
-from typing import Any, List, Optional, Sequence, Union
+from typing import Any, List, Optional, Union
 
 from .._errors import NotSupportedError
 from .._ops import flip_into
