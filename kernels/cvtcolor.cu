@@ -12,6 +12,8 @@
 
 #include <cuda_fp16.h>
 
+#include <type_traits>
+
 namespace cvk {
 namespace {
 
@@ -38,12 +40,34 @@ template <> struct Pixel<float> {
     static __device__ __forceinline__ float alpha() { return 1.0f; }
 };
 
-// One pixel: SC channels in, DC out. DC == 1: gray from channels (blue, 1, red); SC == 1: gray replicated; else the
-// first three channels kept or swapped (R and B), alpha kept, dropped or added.
-template <class T, int SC, int DC> __device__ __forceinline__ void convert(const T *in, T *out, bool swap) {
+// A float16 tensor holds each step of torch's arithmetic in float16; other types keep float32 (torch's opmath, and
+// the float32 result type of an integer tensor times a Python float).
+template <class T> __device__ __forceinline__ float torchStep(float v) {
+    if constexpr (std::is_same_v<T, __half>) return __half2float(__float2half_rn(v));
+    else return v;
+}
+
+// torchvision.transforms.v2.functional.rgb_to_grayscale on a GPU tensor, step by step as PyTorch computes
+// r.mul(0.2989).add_(g, alpha=0.587).add_(b, alpha=0.114).to(dtype): the product in float32, each add_ PyTorch's
+// `self + alpha * other` (one fused multiply-add as nvcc contracts it), then a truncating conversion for integers
+// (the weights sum to 0.9999: white is 254 for uint8, 65528 for uint16).
+template <class T> __device__ __forceinline__ T grayTorchvision(T r, T g, T b) {
+    float y = torchStep<T>(__fmul_rn(Traits<T>::template toWork<float>(r), 0.2989f));
+    y = torchStep<T>(__fmaf_rn(0.587f, Traits<T>::template toWork<float>(g), y));
+    y = __fmaf_rn(0.114f, Traits<T>::template toWork<float>(b), y);
+    if constexpr (Pixel<T>::kInt) return static_cast<T>(y); // y in [0, max): truncation toward zero
+    else return saturateCast<T, Round::Nearest>(y);
+}
+
+// One pixel: SC channels in, DC out. DC == 1: gray from channels (blue, 1, red), OpenCV's (tv false) or
+// torchvision's; SC == 1: gray replicated; else the first three channels kept or swapped (R and B), alpha kept,
+// dropped or added.
+template <class T, int SC, int DC> __device__ __forceinline__ void convert(const T *in, T *out, bool swap, bool tv) {
     if constexpr (DC == 1) {
         const T b = swap ? in[2] : in[0], g = in[1], r = swap ? in[0] : in[2];
-        if constexpr (Pixel<T>::kInt) {
+        if (tv) {
+            out[0] = grayTorchvision<T>(r, g, b);
+        } else if constexpr (Pixel<T>::kInt) {
             const uint32_t y = (uint32_t(b) * kGrayB + uint32_t(g) * kGrayG + uint32_t(r) * kGrayR +
                                 (1u << (kGrayShift - 1))) >> kGrayShift;
             out[0] = static_cast<T>(y);
@@ -74,7 +98,8 @@ template <class T, int SC, int DC> constexpr int vectorPixels() {
 // packed, P pixels per thread; else one pixel per thread through the strides.
 template <class T, int SC, int DC, int P, bool Vector>
 __global__ void __launch_bounds__(kBlockThreads) rgbKernel(CvtColorParams p, int64_t rows, int64_t h, int64_t w) {
-    const bool swap = p.op == ColorOp::ToGray ? p.blueIndex == 2 : p.map[0] == 2;
+    const bool tv = p.op == ColorOp::ToGrayTorchvision;
+    const bool swap = p.op == ColorOp::ToGray || tv ? p.blueIndex == 2 : p.map[0] == 2;
     const int64_t units = ceilDiv(w, P);
     for (int64_t r = static_cast<int64_t>(blockIdx.y) * blockDim.y + threadIdx.y; r < rows;
          r += static_cast<int64_t>(gridDim.y) * blockDim.y) {
@@ -89,7 +114,7 @@ __global__ void __launch_bounds__(kBlockThreads) rgbKernel(CvtColorParams p, int
                     T in[P * SC], out[P * DC];
                     VecIO<T, P * SC, true>::load(s + x0 * SC * int64_t(sizeof(T)), in);
 #pragma unroll
-                    for (int k = 0; k < P; ++k) convert<T, SC, DC>(in + k * SC, out + k * DC, swap);
+                    for (int k = 0; k < P; ++k) convert<T, SC, DC>(in + k * SC, out + k * DC, swap, tv);
                     VecIO<T, P * DC, true>::store(d + x0 * DC * int64_t(sizeof(T)), out);
                     continue;
                 }
@@ -100,7 +125,7 @@ __global__ void __launch_bounds__(kBlockThreads) rgbKernel(CvtColorParams p, int
 #pragma unroll
                 for (int c = 0; c < SC; ++c)
                     in[c] = *reinterpret_cast<const T *>(s + x * p.src.stride[kW] + c * p.src.stride[kC]);
-                convert<T, SC, DC>(in, out, swap);
+                convert<T, SC, DC>(in, out, swap, tv);
 #pragma unroll
                 for (int c = 0; c < DC; ++c) *reinterpret_cast<T *>(d + x * p.dst.stride[kW] + c * p.dst.stride[kC]) = out[c];
             }
@@ -263,6 +288,7 @@ cudaError_t launchCvtColor(const CvtColorParams &p, cudaStream_t stream) {
     switch (p.op) {
     case ColorOp::Permute:
     case ColorOp::ToGray:
+    case ColorOp::ToGrayTorchvision:
         switch (p.elem) {
         case ColorElem::U8: return launchRgbFor<uint8_t>(p, stream);
         case ColorElem::U16: return launchRgbFor<uint16_t>(p, stream);

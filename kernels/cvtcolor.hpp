@@ -13,6 +13,7 @@ enum class ColorElem : int32_t { U8, U16, F16, F32 };
 enum class ColorOp : int32_t {
     Permute,   // dst channel c = src channel map[c], or the dtype's maximum (alpha) where map[c] < 0
     ToGray,    // dst = weights . src (channels bIdx = blue, 1 = green, 2 - bIdx = red)
+    ToGrayTorchvision, // the same channels, torchvision's weights and arithmetic (see grayTorchvision in cvtcolor.cu)
     YuvDecode, // 4:2:0 src (u8) to RGB(A)/BGR(A)
     YuvEncode, // RGB(A)/BGR(A) (u8) to NV12 / NV21
 };

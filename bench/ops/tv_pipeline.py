@@ -1,6 +1,7 @@
 """cvcuda.tv: resize(256) -> center_crop(224) -> to_dtype(float32, scale) -> normalize on a 64x3x1080x1920 uint8 torch
-tensor, through each library's cvcuda.tv.Compose of the torchvision v2 transforms (our package: its functions chained,
-where its Compose does not take v2 transforms), against torchvision v2's Compose. Work runs on torch's current stream."""
+tensor, through each library's cvcuda.tv.Compose of the torchvision v2 transforms (ours translates them into its functions;
+a Compose that does not take v2 transforms gets the functions chained), against torchvision v2's Compose. Work runs on
+torch's current stream; the harness counts our device syncs per call (0 expected)."""
 from .common import Case, Spec
 from .normalize import MEAN, STD
 

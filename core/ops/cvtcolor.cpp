@@ -20,7 +20,7 @@
 namespace cv {
 namespace {
 
-enum class Family { Permute, ToGray, YuvDecode, YuvEncode };
+enum class Family { Permute, ToGray, ToGrayTorchvision, YuvDecode, YuvEncode };
 
 // One row per supported code: what it computes and the channel counts on each side.
 struct CodeRow {
@@ -49,6 +49,10 @@ const CodeRow kCodes[] = {
     {CV_COLOR_GRAY2BGRA, "GRAY2BGRA", Family::Permute, 1, 4, {0, 0, 0, -1}, 0, SP, 0},
     {CV_COLOR_BGRA2GRAY, "BGRA2GRAY", Family::ToGray, 4, 1, {}, 0, SP, 0},
     {CV_COLOR_RGBA2GRAY, "RGBA2GRAY", Family::ToGray, 4, 1, {}, 2, SP, 0},
+    {CV_COLOR_RGB2GRAY_TV, "RGB2GRAY_TV", Family::ToGrayTorchvision, 3, 1, {}, 2, SP, 0},
+    {CV_COLOR_BGR2GRAY_TV, "BGR2GRAY_TV", Family::ToGrayTorchvision, 3, 1, {}, 0, SP, 0},
+    {CV_COLOR_RGBA2GRAY_TV, "RGBA2GRAY_TV", Family::ToGrayTorchvision, 4, 1, {}, 2, SP, 0},
+    {CV_COLOR_BGRA2GRAY_TV, "BGRA2GRAY_TV", Family::ToGrayTorchvision, 4, 1, {}, 0, SP, 0},
     {CV_COLOR_YUV2RGB_NV12, "YUV2RGB_NV12", Family::YuvDecode, 1, 3, {}, 2, SP, 1},
     {CV_COLOR_YUV2BGR_NV12, "YUV2BGR_NV12", Family::YuvDecode, 1, 3, {}, 0, SP, 1},
     {CV_COLOR_YUV2RGB_NV21, "YUV2RGB_NV21", Family::YuvDecode, 1, 3, {}, 2, SP, 0},
@@ -76,7 +80,7 @@ const CodeRow kCodes[] = {
 };
 
 // The reference library's codes run from 0 to 151 (OpenCV's to 139, then its RGB-to-NV12 family and its
-// torchvision-rounded gray codes 148-151).
+// torchvision-exact gray codes 148-151, which this library implements too).
 constexpr int32_t kLastReferenceCode = 151;
 
 const CodeRow &codeRow(int32_t code) {
@@ -199,6 +203,7 @@ bool planCvtColor(const Tensor &src, const Tensor &dst, int32_t code, int32_t co
     switch (row.family) {
     case Family::Permute: p.op = cvk::ColorOp::Permute; break;
     case Family::ToGray: p.op = cvk::ColorOp::ToGray; break;
+    case Family::ToGrayTorchvision: p.op = cvk::ColorOp::ToGrayTorchvision; break;
     case Family::YuvDecode: p.op = cvk::ColorOp::YuvDecode; break;
     case Family::YuvEncode: p.op = cvk::ColorOp::YuvEncode; break;
     }

@@ -78,6 +78,14 @@ typedef enum cvColorConversion {
     CV_COLOR_BGRA2YUV_NV21 = 147,
     CV_COLOR_RGBA2YUV420sp = 146,
     CV_COLOR_BGRA2YUV420sp = 147,
+    /** Y as torchvision.transforms.v2.functional.rgb_to_grayscale computes it on a GPU tensor:
+     *  float32 (r * 0.2989f), then + 0.587f * g and + 0.114f * b (each one fused multiply-add, as PyTorch's add_),
+     *  each step rounded to float16 for float16; integers truncate toward zero (white: 254 for u8). The reference
+     *  library's numbers. */
+    CV_COLOR_RGB2GRAY_TV = 148,
+    CV_COLOR_BGR2GRAY_TV = 149,
+    CV_COLOR_RGBA2GRAY_TV = 150, /**< alpha ignored */
+    CV_COLOR_BGRA2GRAY_TV = 151,
     CV_COLOR_FORCE_32BIT = 0x7fffffff
 } cvColorConversion;
 
@@ -99,6 +107,7 @@ typedef enum cvColorSpec {
  *  |------------------------------|----------------------|----------------------|----------------------|
  *  | 0-5 (swap R/B, add/drop alpha) | [N,]H,W,3 or 4     | [N,]H,W,3 or 4       | u8, u16, f16, f32    |
  *  | 6, 7, 10, 11 (to GRAY)       | [N,]H,W,3 or 4       | [N,]H,W,1            | u8, u16, f16, f32    |
+ *  | 148-151 (to GRAY, torchvision)| [N,]H,W,3 or 4      | [N,]H,W,1            | u8, u16, f16, f32    |
  *  | 8, 9 (GRAY to colour)        | [N,]H,W,1            | [N,]H,W,3 or 4       | u8, u16, f16, f32    |
  *  | 90-105 (YUV 4:2:0 to colour) | [N,]H*3/2,W,1        | [N,]H,W,3 or 4       | u8                   |
  *  | 140-147 (colour to NV12/21)  | [N,]H,W,3 or 4       | [N,]H*3/2,W,1        | u8                   |

@@ -110,6 +110,49 @@ def test_rgb_codes_match_numpy(torch, code, dtype, layout, size):
         assert torch.equal(got, dst)
 
 
+# The torchvision-exact gray codes: code -> (src channels, blue first).
+TV_GRAY_CODES = {148: (3, False), 149: (3, True), 150: (4, False), 151: (4, True)}
+
+
+def reference_gray_torchvision(src: numpy.ndarray, blue_first: bool, dtype: str) -> numpy.ndarray:
+    """torchvision's r.mul(0.2989).add_(g, alpha=0.587).add_(b, alpha=0.114).to(dtype) as PyTorch runs it on the GPU:
+    a float32 product, then two fused multiply-adds (here exact in float64, rounded once to float32: the product of a
+    float32 and a pixel value and the sum span fewer than 53 bits), float16 rounding after each step for float16,
+    truncation for integers."""
+    f32 = numpy.float32
+    b, g, r = (src[..., 0], src[..., 1], src[..., 2]) if blue_first else (src[..., 2], src[..., 1], src[..., 0])
+    step = (lambda v: v.astype(numpy.float16).astype(f32)) if dtype == "float16" else (lambda v: v)
+
+    def fma(weight, x, acc):
+        return (numpy.float64(f32(weight)) * x.astype(numpy.float64) + acc.astype(numpy.float64)).astype(f32)
+
+    y = step(r.astype(f32) * f32(0.2989))
+    y = step(fma(0.587, g, y))
+    y = fma(0.114, b, y)
+    if dtype in ("uint8", "uint16"):
+        return numpy.trunc(y).astype(src.dtype)[..., None]
+    return y.astype(src.dtype)[..., None]
+
+
+@pytest.mark.parametrize("layout", ["HWC", "NHWC"])
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("code", sorted(TV_GRAY_CODES))
+def test_torchvision_gray_codes_match_numpy_bit_for_bit(torch, code, dtype, layout):
+    channels, blue_first = TV_GRAY_CODES[code]
+    shape = (301, 517, channels) if layout == "HWC" else (2, 301, 517, channels)
+    src = random_image(torch, dtype, shape)
+    dst = torch.full(shape[:-1] + (1,), 77, dtype=src.dtype, device="cuda")  # poisoned
+    cvcuda.cvtcolor_into(wrap(torch, dst, layout, dtype), wrap(torch, src, layout, dtype), code)
+    torch.cuda.synchronize()
+    expected = reference_gray_torchvision(host(torch, src, dtype), blue_first, dtype)
+    numpy.testing.assert_array_equal(host(torch, dst, dtype), expected)
+    if dtype == "uint8":  # the weights sum to 0.9999: white is 254 (OpenCV's RGB2GRAY gives 255)
+        white = torch.full(shape, 255, dtype=torch.uint8, device="cuda")
+        gray = cvcuda.cvtcolor(cvcuda.as_tensor(white, layout), code)
+        torch.cuda.synchronize()
+        assert int(torch.as_tensor(gray.cuda(), device="cuda").max()) == 254
+
+
 @pytest.mark.parametrize("dtype", ["uint8", "uint16", "float32"])
 @pytest.mark.parametrize("code", sorted(RGB_CODES))
 def test_rgb_codes_match_opencv(torch, cv2, code, dtype):

@@ -32,7 +32,7 @@ class ColorSpec(enum.IntEnum):
 # Channels of dst, and its height as a fraction of src's, per code (the rest of the table lives in C).
 _TO_3, _TO_4, _TO_1 = (3, 1, 1), (4, 1, 1), (1, 1, 1)
 _OUTPUT = {0: _TO_4, 1: _TO_3, 2: _TO_4, 3: _TO_3, 4: _TO_3, 5: _TO_4, 6: _TO_1, 7: _TO_1, 8: _TO_3, 9: _TO_4,
-           10: _TO_1, 11: _TO_1}
+           10: _TO_1, 11: _TO_1, 148: _TO_1, 149: _TO_1, 150: _TO_1, 151: _TO_1}
 _OUTPUT.update({c: (3, 2, 3) for c in (90, 91, 92, 93, 98, 99, 100, 101)})
 _OUTPUT.update({c: (4, 2, 3) for c in (94, 95, 96, 97, 102, 103, 104, 105)})
 _OUTPUT.update({c: (1, 3, 2) for c in range(140, 148)})
@@ -72,7 +72,8 @@ def cvtcolor(src: Tensor, code: ColorConversion, *, stream: Optional[Any] = None
 
     Supported codes (see ``include/cvcuda/cvtcolor.h`` for shapes and arithmetic): the RGB/BGR swaps with alpha kept,
     added (the dtype's maximum) or dropped (0-5); to GRAY with OpenCV 4.x's weights and 15-bit rounding for integers
-    (6, 7, 10, 11); GRAY to colour (8, 9); YUV 4:2:0 NV12/NV21/I420/IYUV/YV12 to RGB(A)/BGR(A) (90-105) and
+    (6, 7, 10, 11), or torchvision's ``rgb_to_grayscale`` exactly (``*2GRAY_TV``, 148-151: 0.2989/0.587/0.114 in
+    PyTorch's float32 steps, integers truncated); GRAY to colour (8, 9); YUV 4:2:0 NV12/NV21/I420/IYUV/YV12 to RGB(A)/BGR(A) (90-105) and
     RGB(A)/BGR(A) to NV12/NV21 (140-147), BT.601 limited range as OpenCV (see :func:`advcvtcolor` for others).
     ``src`` is HWC or NHWC, uint8, uint16, float16 or float32 (YUV: uint8); a YUV image is one channel of H * 3 / 2
     rows. The result is C-contiguous with the same layout and dtype, allocated stream-ordered on ``stream``.
@@ -82,7 +83,7 @@ def cvtcolor(src: Tensor, code: ColorConversion, *, stream: Optional[Any] = None
     :raises TypeError: ``src`` is not a Tensor, ``code`` not an int.
     :raises InvalidArgumentError: an unknown code; layout, dtype, channel count or shape not fitting the code (C's
         message).
-    :raises NotSupportedError: an OpenCV code this library does not implement (HSV, Lab, Bayer, ..., the *_TV codes).
+    :raises NotSupportedError: an OpenCV code this library does not implement (HSV, Lab, Bayer, ...).
     :raises InvalidStateError, NoDeviceError, OutOfMemoryError, CudaError: as :func:`flip`.
     """
     c = _code("cvcuda.cvtcolor", code)

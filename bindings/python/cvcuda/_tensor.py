@@ -716,7 +716,10 @@ def _torch_reports_stream(t: Any) -> bool:
     return _torch_stream_key
 
 
-def _wrap_torch(t: Any, layout: Any) -> "Tensor":
+def _wrap_torch(t: Any, layout: Any, ready: bool = False) -> "Tensor":
+    """as_tensor of a torch tensor. `ready` (cvcuda.tv): the work is enqueued on the stream torch produced `t` on, so
+    the wrapper is CAI stream -1 (no ordering needed, no defensive sync) and keeps no owner: torch's caching allocator
+    orders the reuse of `t`'s memory on that stream, as it does for torch's own kernels."""
     if not t.is_cuda:
         raise TypeError(
             f"cvcuda.as_tensor: the torch tensor is on device '{t.device}'; CV-CUDA works on GPU memory: move it to "
@@ -727,7 +730,9 @@ def _wrap_torch(t: Any, layout: Any) -> "Tensor":
             "cvcuda.as_tensor: the torch tensor requires grad; wrap tensor.detach() instead (same memory, no autograd)"
         )
     entry = _torch_table.get(t.dtype)
-    if entry is None or t.layout is not _torch_strided or _torch_reports_stream(t):
+    if entry is None or t.layout is not _torch_strided or (not ready and _torch_reports_stream(t)):
+        if ready:
+            raise NotSupportedError(f"cvcuda.tv: torch tensors of dtype {t.dtype} and layout {t.layout} cannot be wrapped")
         return _wrap_dict(t, t.__cuda_array_interface__, layout)  # let C judge what torch exports
     layout_arg = _layout_argument(layout, "cvcuda.as_tensor")
     shape = t.shape
@@ -740,7 +745,7 @@ def _wrap_torch(t: Any, layout: Any) -> "Tensor":
     strides = None if t.is_contiguous() else [s * itemsize for s in t.stride()]
     scratch = _scratch
     cai = scratch.cai
-    cai.version = 2  # what torch itself exports: no stream key, so the producer stream is unknown
+    cai.version = 3 if ready else 2  # torch itself exports v2: no stream key, so the producer stream is unknown
     cai.data = pointer
     cai.readonly = 0
     cai.ndim = n
@@ -752,12 +757,16 @@ def _wrap_torch(t: Any, layout: Any) -> "Tensor":
         cai.hasStrides = 1
     cai.typestr = typestr
     cai.dtype = dtype
-    cai.streamKind = _ABSENT
+    if ready:
+        cai.streamKind = _INTEGER
+        cai.stream = -1
+    else:
+        cai.streamKind = _ABSENT
     out = scratch.tensor
     status = _wrap(cai, layout_arg, out)
     if status:
         raise error_from_status(lib, status)
-    return _adopt_wrapped(out[0], t)
+    return _adopt_wrapped(out[0], None if ready else t)
 
 
 def as_tensor(buffer: Any, layout: Optional[str] = None) -> Tensor:
