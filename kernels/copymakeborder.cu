@@ -233,13 +233,15 @@ template <class T> __global__ void __launch_bounds__(kBlockThreads) genericKerne
         if (i < c) memcpy(&value[i], p.value + i * sizeof(T), sizeof(T));
     for (int64_t r = static_cast<int64_t>(blockIdx.y) * blockDim.y + threadIdx.y; r < rows;
          r += static_cast<int64_t>(gridDim.y) * blockDim.y) {
-        const int64_t n = r / dh, y = r - n * dh;
+        int64_t y;
+        const int64_t n = divmod(r, dh, y); // 32-bit division when the sizes allow (launch.cuh)
         const int64_t sy = h == 0 ? -1 : borderIndex(y - p.top, h, p.kind);
         char *dRow = p.dst.data + n * p.dst.stride[kN] + y * p.dst.stride[kH];
         const char *sRow = p.src.data + n * p.src.stride[kN] + sy * p.src.stride[kH];
         for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < units;
              i += static_cast<int64_t>(gridDim.x) * blockDim.x) {
-            const int64_t x = i / c, ch = i - x * c;
+            int64_t ch;
+            const int64_t x = divmod(i, c, ch);
             const int64_t sx = sy < 0 || w == 0 ? -1 : borderIndex(x - p.left, w, p.kind);
             T v;
             if (sx < 0) {

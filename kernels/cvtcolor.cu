@@ -179,7 +179,14 @@ __global__ void __launch_bounds__(kBlockThreads, kMinBlocks) swap3Kernel(CvtColo
                     divmod(q * S::kN, 3, phase);
                     const uint4 a = S::template shuffle<0>(win[j]), b = S::template shuffle<1>(win[j]),
                                 c = S::template shuffle<2>(win[j]);
-                    *reinterpret_cast<uint4 *>(d + q * 16) = phase == 0 ? a : phase == 1 ? b : c;
+                    // Word by word, so that the compiler selects instead of branching to three partial stores.
+                    const bool p0 = phase == 0, p1 = phase == 1;
+                    uint4 o;
+                    o.x = p0 ? a.x : p1 ? b.x : c.x;
+                    o.y = p0 ? a.y : p1 ? b.y : c.y;
+                    o.z = p0 ? a.z : p1 ? b.z : c.z;
+                    o.w = p0 ? a.w : p1 ? b.w : c.w;
+                    *reinterpret_cast<uint4 *>(d + q * 16) = o;
                 } else {
                     const int64_t end = (q + 1) * S::kN < rowElems ? (q + 1) * S::kN : rowElems;
                     for (int64_t i = q * S::kN; i < end; ++i) {
