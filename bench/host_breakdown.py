@@ -79,7 +79,7 @@ def export_rows(stream, sync_all):
 
     stream.sync()
     idle = [
-        ("Tensor.cuda(), nothing pending", us_per_call(t.cuda, sync_all)),
+        ("Tensor.cuda(), nothing pending, dict not read", us_per_call(t.cuda, sync_all)),
         ("  C: cvTensorExport", us_per_call(c_export, sync_all)),
     ]
     cvcuda.flip_into(t, dst, 1, stream=stream)  # t now has a write pending on `stream` (no sync before the export)
@@ -87,6 +87,21 @@ def export_rows(stream, sync_all):
                ("  C: cvTensorExport", us_per_call(c_export, lambda: None))]
     stream.sync()
     return idle + pending
+
+
+def consumed_export_rows(torch, sync_all):
+    """Tensor.cuda() whose dict is read, as a consumer (torch.as_tensor) reads it, with torch initialised: dropping
+    it then records a consumer event on torch's current stream (an unread export records nothing)."""
+    t = cvcuda.Tensor(SHAPE, numpy.uint8, "NHWC")
+    torch.cuda.init()
+    return [
+        ("Tensor.cuda() + dict read, torch initialised (release records a consumer event)",
+         us_per_call(lambda: t.cuda().__cuda_array_interface__, sync_all)),
+        ("  C: cvTensorAddConsumer on torch's current stream",
+         us_per_call(lambda: lib.cvTensorAddConsumer(t._cv, cvcuda.as_stream(torch.cuda.current_stream())._cv), sync_all)),
+        ("Tensor.cuda() -> torch.as_tensor (zero-copy view) -> release",
+         us_per_call(lambda: torch.as_tensor(t.cuda(), device="cuda"), sync_all)),
+    ]
 
 
 def flip_rows(torch, stream, sync_all):
@@ -159,7 +174,7 @@ def main():
     sync_all = cvcuda.sync_and_collect
     rows = stream_rows(sync_all) + export_rows(stream, sync_all) + flip_rows(torch, stream, sync_all)
     if torch is not None:
-        rows += seed_rows(torch, stream)
+        rows += consumed_export_rows(torch, sync_all) + seed_rows(torch, stream)
     lines = [f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; median of {BATCHES} batches of {CALLS} calls "
              f"(the seed's path: {CALLS // 5}), GPU idle between batches; 1x224x224x3 uint8; indented rows are steps "
              f"of the row above them, timed alone", "", "| call | host µs/call |", "|---|---:|"]

@@ -37,10 +37,16 @@ def calls_per_second(threads: int, seconds: float) -> float:
         src = cvcuda.Tensor(SHAPE, numpy.uint8, "NHWC")
         dst = cvcuda.Tensor(SHAPE, numpy.uint8, "NHWC")
         workers.append((stream, src, dst))
-    barrier = threading.Barrier(threads + 1)
     counts = [0] * threads
     errors = []
     stop = [0.0]
+
+    def set_deadline():
+        # Run by the last thread to arrive, before any is released: a worker must never read the deadline unset (it
+        # then measured nothing, and the 1-thread rate came out as 0).
+        stop[0] = time.perf_counter() + seconds
+
+    barrier = threading.Barrier(threads + 1, action=set_deadline)
 
     def body(index, stream, src, dst):
         try:
@@ -56,6 +62,8 @@ def calls_per_second(threads: int, seconds: float) -> float:
                 stream.sync()
                 n += SYNC_EVERY
             counts[index] = n
+        except threading.BrokenBarrierError:  # another worker failed and aborted the barrier: its error is reported
+            pass
         except BaseException as exc:  # reported by the main thread
             errors.append(exc)
             barrier.abort()
@@ -63,30 +71,51 @@ def calls_per_second(threads: int, seconds: float) -> float:
     pool = [threading.Thread(target=body, args=(i, *w)) for i, w in enumerate(workers)]
     for t in pool:
         t.start()
-    barrier.wait()
-    start = time.perf_counter()
-    stop[0] = start + seconds
+    try:
+        barrier.wait()
+    except threading.BrokenBarrierError:
+        pass  # a worker failed during its warm-up; joined and reported below
+    start = stop[0] - seconds
     for t in pool:
         t.join()
     elapsed = time.perf_counter() - start
     if errors:
         raise errors[0]
+    idle = [i for i, n in enumerate(counts) if n == 0]
+    if idle:
+        raise RuntimeError(f"{len(idle)} of {threads} worker threads counted no call in {seconds:.2f} s")
     return sum(counts) / elapsed
 
 
 def python_table(seconds: float):
+    """The Python table and whether every row was measured; a row whose measurement failed shows the error (also
+    printed to stderr) instead of a rate."""
     rows = []
     for threads in THREADS:
-        rate = statistics.median(calls_per_second(threads, seconds / 3) for _ in range(3))
-        rows.append((threads, rate))
+        try:
+            rate = statistics.median(calls_per_second(threads, seconds / 3) for _ in range(3))
+        except Exception as exc:
+            message = f"{type(exc).__name__}: {exc}"
+            print(f"threads: Python, {threads} threads: {message}", file=sys.stderr)
+            rows.append((threads, None, message))
+            continue
+        rows.append((threads, rate, None))
     one = rows[0][1]
     lines = ["| threads | flip_into calls/s (Python) | x 1 thread |", "|---:|---:|---:|"]
-    lines += [f"| {t} | {r:.0f} | {r / one:.2f} |" for t, r in rows]
-    worst = min(r for _, r in rows)
+    for t, r, error in rows:
+        if r is None:
+            lines.append(f"| {t} | failed: {error} | — |")
+        else:
+            lines.append(f"| {t} | {r:.0f} | {f'{r / one:.2f}' if one else '—'} |")
     lines.append("")
-    lines.append(f"target: never below the 1-thread rate: {'met' if worst >= one * 0.98 else 'NOT met'} "
-                 f"(lowest {worst / one:.2f}x)")
-    return "\n".join(lines)
+    rates = [r for _, r, _ in rows if r is not None]
+    if one and len(rates) == len(rows):
+        worst = min(rates)
+        lines.append(f"target: never below the 1-thread rate: {'met' if worst >= one * 0.98 else 'NOT met'} "
+                     f"(lowest {worst / one:.2f}x)")
+    else:
+        lines.append("target: never below the 1-thread rate: not measured (a row failed, see above)")
+    return "\n".join(lines), len(rates) == len(rows)
 
 
 def c_bench():
@@ -120,12 +149,13 @@ def main():
             print(result.stdout + result.stderr, file=sys.stderr)
             return 1
         sections.append(result.stdout.strip())
-    sections += ["", python_table(args.seconds)]
+    table, measured = python_table(args.seconds)
+    sections += ["", table]
     body = "\n".join(sections)
     print(body)
     if not args.no_write:
         write_section("Threads", body)
-    return 0
+    return 0 if measured else 1
 
 
 if __name__ == "__main__":

@@ -78,9 +78,10 @@ bool knownIdle(const Region &r) {
 }
 
 // Forgets roots that only the registry holds and whose GPU work has completed (foreign memory released with work
-// pending stays registered until then). Called outside the lock, every 256 attaches: what is known done goes at
-// once; the rest is queried with the lock released, and forgotten if still unused.
-void sweepUnused(Engine &e) {
+// pending stays registered until then, holding the streams of its accesses). Called outside the lock, every 256
+// attaches: what is known done goes at once; the rest is queried with the lock released, and forgotten if still
+// unused. With `wait` (cvSyncAndCollect) the rest is waited for instead of queried, so every such root goes.
+void sweepUnused(Engine &e, bool wait) {
     std::vector<Ref<Region>> candidates;
     std::vector<Ref<Event>> events;
     {
@@ -103,7 +104,14 @@ void sweepUnused(Engine &e) {
     // The queries (on copies: the accesses change under the lock only) mark completed events (Event::done), so the
     // check under the lock below needs none; an access added meanwhile (another wrapper of the memory, used and
     // released) is not marked, and keeps the region.
-    for (const Ref<Event> &ev : events) (void)ev->done();
+    for (const Ref<Event> &ev : events) {
+        if (wait) {
+            awaitRecorded(*ev);
+            DeviceGuard guard(ev->device());
+            checkCuda(cudaEventSynchronize(ev->handle()), "cudaEventSynchronize");
+        }
+        (void)ev->done();
+    }
     std::lock_guard<std::mutex> lock(e.mutex);
     for (const Ref<Region> &r : candidates) {
         if (r->useCount() != 2 || !knownIdle(*r)) continue;
@@ -192,13 +200,14 @@ void checkDevice(Tensor &t, const Stream *stream) {
 
 // The defensive sync owed by wrappers whose producer stream is unknown: one cudaDeviceSynchronize settles every such
 // wrapper of the call; afterwards they take the event path. `stream` (null for an export) must not be capturing.
-void settleUnknownProducers(std::initializer_list<Use> uses, const Stream *stream) {
+// Returns whether it synchronised the device (every event recorded before then has completed).
+bool settleUnknownProducers(std::initializer_list<Use> uses, const Stream *stream) {
     Tensor *owing = nullptr;
     for (const Use &u : uses)
         if (u.tensor->unknownProducer.load(std::memory_order_acquire)) owing = u.tensor;
-    if (owing == nullptr) return;
+    if (owing == nullptr) return false;
     // An export on a machine without a device: no producer work can be in flight, so there is nothing to settle.
-    if (stream == nullptr && !deviceAvailable()) return;
+    if (stream == nullptr && !deviceAvailable()) return false;
     if (stream != nullptr) {
         // Checked before any other CUDA call of the operation, so that nothing can disturb the capture.
         cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
@@ -214,6 +223,7 @@ void settleUnknownProducers(std::initializer_list<Use> uses, const Stream *strea
     checkCuda(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
     count(stats().deviceSyncs);
     for (const Use &u : uses) u.tensor->unknownProducer.store(false, std::memory_order_release);
+    return true;
 }
 
 std::atomic<bool> &trackingEnabled() {
@@ -306,7 +316,7 @@ void collectReady(const Stream *stream) {
 
 Ref<Region> attach(uint64_t lo, uint64_t hi) {
     Engine &e = engine();
-    if (e.attachCount.fetch_add(1, std::memory_order_relaxed) % 256 == 255) sweepUnused(e);
+    if (e.attachCount.fetch_add(1, std::memory_order_relaxed) % 256 == 255) sweepUnused(e, false);
     std::lock_guard<std::mutex> lock(e.mutex);
     // Roots are disjoint and sorted by lo, so their hi are sorted too: start at the last root with lo <= query lo.
     auto it = e.regions.upper_bound(lo);
@@ -440,7 +450,7 @@ void submit(const Ref<Stream> &stream, std::initializer_list<Use> uses, const st
 
 Ref<Stream> exportStream(Tensor &tensor) {
     Engine &e = engine();
-    settleUnknownProducers({{&tensor, false}}, nullptr);
+    const bool synced = settleUnknownProducers({{&tensor, false}}, nullptr);
     Reservations reserved;
     std::vector<Access> accesses;
     {
@@ -465,7 +475,9 @@ Ref<Stream> exportStream(Tensor &tensor) {
                });
     };
     if (pending.empty()) return nullptr;
-    if (onOneOwnedStream()) return pending.front()->stream;
+    // After the defensive sync the accesses recorded before it have completed, which their events say without the
+    // stream's knowledge: advertising their stream unasked would name work that is no longer pending.
+    if (!synced && onOneOwnedStream()) return pending.front()->stream;
     pending.erase(std::remove_if(pending.begin(), pending.end(), [](const Access *a) { return a->event->done(); }), pending.end());
     if (pending.empty()) return nullptr;
     if (onOneOwnedStream()) return pending.front()->stream;
@@ -611,6 +623,7 @@ void collect(bool wait) {
             DeviceGuard guard(device);
             checkCuda(cudaStreamSynchronize(deviceResources(device).allocStream->handle()), "cudaStreamSynchronize");
         }
+        sweepUnused(e, true);
     }
     collectReady(nullptr);
 }
@@ -621,5 +634,11 @@ namespace detail {
 void setHazardTrackingEnabled(bool enabled) noexcept { hazards::trackingEnabled().store(enabled, std::memory_order_relaxed); }
 void setAwaitRecordedEnabled(bool enabled) noexcept { hazards::awaitEnabled().store(enabled, std::memory_order_relaxed); }
 void setBeforeLaunchHook(void (*hook)()) noexcept { hazards::beforeLaunchHook().store(hook, std::memory_order_release); }
+size_t registeredRegions() noexcept {
+    hazards::Engine &e = hazards::engine();
+    std::lock_guard<std::mutex> lock(e.mutex);
+    return e.regions.size();
+}
+size_t deferredCleanups() noexcept { return hazards::engine().deferred.count.load(std::memory_order_relaxed); }
 } // namespace detail
 } // namespace cv

@@ -7,6 +7,7 @@
 #include "ref.hpp"
 #include "stream.hpp"
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <initializer_list>
@@ -100,5 +101,9 @@ void setAwaitRecordedEnabled(bool enabled) noexcept;
 // Test hook: called by every submit between its bookkeeping and its launch (null: none), so that a test can hold a
 // thread inside that window.
 void setBeforeLaunchHook(void (*hook)()) noexcept;
+// Test hooks: how many memory regions the registry holds, and how many cleanup callbacks wait in the deferred
+// queues, so that leak tests can check that both return to where they started.
+size_t registeredRegions() noexcept;
+size_t deferredCleanups() noexcept;
 } // namespace detail
 } // namespace cv

@@ -91,7 +91,14 @@ Stream::~Stream() {
         // CUDA defers the destruction of a stream with queued work until that work completes.
         (void)cudaStreamDestroy(handle_);
     }
+    if (!internal_) stats().liveStreams.fetch_sub(1, std::memory_order_relaxed);
+}
+
+Ref<Stream> Stream::createInternal() {
+    Ref<Stream> s = create();
+    s->internal_ = true;
     stats().liveStreams.fetch_sub(1, std::memory_order_relaxed);
+    return s;
 }
 
 Ref<Stream> Stream::create() {

@@ -16,6 +16,9 @@ public:
     // A non-blocking stream on the current device: a released library stream that no handle holds and that has no
     // work pending (cudaStreamQuery), else a new one.
     static Ref<Stream> create();
+    // create() for the library's own per-device streams (device_resources.hpp), which live as long as the process
+    // and are not counted in cvStats.liveStreams: that count is of streams a handle or tracked work holds.
+    static Ref<Stream> createInternal();
     // Adopts `handle` (nullptr = legacy default stream) on its device without owning it. A handle of a stream the
     // library created returns that stream's own object, so hazard state keeps it alive rather than an alias.
     // cudaStreamPerThread is rejected: it names a different stream in every thread.
@@ -44,6 +47,7 @@ private:
     cudaStream_t handle_;
     int device_;
     bool owned_;
+    bool internal_ = false; // not counted live (createInternal)
     std::atomic<uint64_t> records_{0}, synced_{0};
 };
 

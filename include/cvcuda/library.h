@@ -11,7 +11,9 @@ CV_EXTERN_C_BEGIN
 /** Process-wide counters (all threads). Initialise with CV_STATS_INIT.
  *  deviceSyncs: defensive cudaDeviceSynchronize calls; eventRecords / eventWaits: cudaEventRecord /
  *  cudaStreamWaitEvent calls made for hazard tracking; kernelLaunches: operator kernels launched;
- *  liveTensors / liveStreams: handles (and internally held objects) currently alive. */
+ *  liveTensors / liveStreams: tensors and streams alive now, held by a handle or by tracked GPU work (a released
+ *  stream stays alive while the hazard state of memory it accessed names it; cvSyncAndCollect forgets that state);
+ *  the library's own per-device streams and its pool of idle released streams are not counted. */
 typedef struct cvStats {
     uint32_t structSize;
     uint32_t reserved0;
@@ -35,7 +37,8 @@ CV_API void cvResetStats(void);
 CV_API cvStatus cvCollect(void);
 
 /** BLOCKS the host until all GPU work the library tracks has completed, then runs every deferred release (frees
- *  and cleanup callbacks). Call it before dlclose() of the library, after releasing your handles.
+ *  and cleanup callbacks) and forgets the hazard state of released memory (with the streams it names). Call it
+ *  before dlclose() of the library, after releasing your handles.
  *  Errors: CV_ERROR_CUDA. Without a device it does nothing and succeeds. */
 CV_API cvStatus cvSyncAndCollect(void);
 

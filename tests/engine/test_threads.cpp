@@ -100,14 +100,18 @@ bool sharedInPlaceFlips(int threads, int steps) {
     p.upload(host);
     Tensor tp = wrap(p, kShape, kCaiNone);
     std::vector<Stream> streams;
-    for (int i = 0; i < threads; ++i) streams.push_back(createStream());
+    std::vector<cudaStream_t> handles; // looked up here: Catch2's assertions (in handleOf) must not run on the workers
+    for (int i = 0; i < threads; ++i) {
+        streams.push_back(createStream());
+        handles.push_back(handleOf(streams.back().get()));
+    }
     std::atomic<int> rows{0}, cols{0};
     std::atomic<bool> failed{false};
     std::vector<std::thread> pool;
     for (int i = 0; i < threads; ++i)
         pool.emplace_back([&, i] {
             std::mt19937 rng(700 + static_cast<uint32_t>(i));
-            const cudaStream_t handle = handleOf(streams[static_cast<size_t>(i)].get());
+            const cudaStream_t handle = handles[static_cast<size_t>(i)];
             for (int k = 0; k < steps && !failed; ++k) {
                 const int32_t code = static_cast<int32_t>(rng() % 2);
                 if (cvtest::launchSpin(handle, (rng() % 30) * kMicrosecond) != cudaSuccess ||

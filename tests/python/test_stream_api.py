@@ -120,6 +120,9 @@ def test_stream_reuses_a_released_idle_stream(gpu):
 
 
 def test_stream_with_pending_work_is_not_reused(torch):
+    # The pool (at most 32 idle streams) is emptied first, so that the busy stream is kept in it rather than destroyed
+    # for want of room: CUDA may give a destroyed stream's handle value to a new stream.
+    drained = [cvcuda.Stream() for _ in range(40)]
     busy = cvcuda.Stream()
     handle = busy.handle
     make_busy(torch, torch.cuda.ExternalStream(handle), 50)
@@ -127,3 +130,4 @@ def test_stream_with_pending_work_is_not_reused(torch):
     fresh = [cvcuda.Stream() for _ in range(40)]
     assert handle not in [s.handle for s in fresh]
     torch.cuda.synchronize()
+    del drained

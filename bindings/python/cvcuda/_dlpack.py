@@ -17,7 +17,7 @@ from typing import Any, Optional, Tuple
 from ._errors import error_from_status
 from ._ffi import ffi
 from ._library import lib
-from ._stream import Stream, _default_stream, as_stream
+from ._stream import Stream, _adopt, _default_stream, as_stream
 from . import _tensor
 from ._tensor import Tensor, _adopt_wrapped, _layout_argument
 
@@ -144,7 +144,7 @@ def order_release_after_consumers(tensor: Tensor) -> None:
             return
         streams = []
         if torch is not None and torch.cuda.is_initialized():
-            streams.append(as_stream(torch.cuda.current_stream(dlpack_device(tensor)[1])))
+            streams.append(_torch_current_stream(torch, dlpack_device(tensor)[1]))
         if cupy is not None:
             handle = cupy.cuda.get_current_stream().ptr
             streams.append(as_stream(handle) if handle else _default_stream())
@@ -152,6 +152,28 @@ def order_release_after_consumers(tensor: Tensor) -> None:
             lib.cvTensorAddConsumer(tensor._cv, stream._cv)
     except BaseException:  # a finaliser cannot raise; the release then follows cvcuda's own tracked work only
         pass
+
+
+_torch_raw_streams = {}  # (device, cudaStream_t) -> Stream, for the raw-handle path of _torch_current_stream
+
+
+def _torch_current_stream(torch, device: int) -> Stream:
+    """torch's current stream on `device`, adopted. Through torch's raw-handle query when it has one (a tenth of
+    torch.cuda.current_stream's cost, which builds a Python stream object per call): the adoption is kept per
+    (device, handle), and a handle names the same CUDA stream for as long as work queued on it can run (CUDA frees a
+    destroyed stream's handle only after that work), which is all a consumer event recorded on it needs. Handle 0
+    (torch's default stream) is adopted as as_stream(torch.cuda.current_stream()) adopts it."""
+    raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
+    if raw is None:
+        return as_stream(torch.cuda.current_stream(device))
+    handle = raw(device)
+    key = (device, handle)
+    stream = _torch_raw_streams.get(key)
+    if stream is None:
+        if len(_torch_raw_streams) >= 64:  # bounded; an adoption may hold a cvcuda stream, kept from the pool here
+            _torch_raw_streams.clear()
+        stream = _torch_raw_streams[key] = _adopt(handle, None)
+    return stream
 
 
 # --- import: capsules from other producers

@@ -16,6 +16,7 @@ stream-ordered on that stream, the producers' owners handed to the library's kee
         return customcrop_into(dst, src, rect, stream=stream)
 """
 
+import threading
 from typing import Any, Optional, Sequence
 
 from ._errors import error_from_status
@@ -29,6 +30,16 @@ __all__ = ["check", "int_arg", "float_arg", "new_like", "new_tensor", "stream_ar
 
 _create_on_stream = lib.cvTensorCreateOnStream
 _CData = ffi.CData
+
+
+class _Out(threading.local):
+    """The per-thread out-parameter of the allocations below (read right after the call, which runs no Python)."""
+
+    def __init__(self) -> None:
+        self.tensor = ffi.new("cvTensor *")
+
+
+_out = _Out()
 
 
 def check(status: int) -> None:
@@ -79,7 +90,7 @@ def new_tensor(stream: Any, shape: Sequence[int], dtype: Any, layout: Optional[s
     cv_dtype = dtype if type(dtype) is int else _cv_dtype(dtype)
     layout_arg = layout if type(layout) is bytes else _layout_argument(layout, "cvcuda")
     extents = ffi.new("int64_t[]", list(shape) or [0])
-    out = ffi.new("cvTensor *")
+    out = _out.tensor
     check(_create_on_stream(_resolved(stream), len(shape), extents, cv_dtype, layout_arg, out))
     return _adopt_owned(out[0])
 
@@ -87,6 +98,6 @@ def new_tensor(stream: Any, shape: Sequence[int], dtype: Any, layout: Optional[s
 def new_like(stream: Any, src: Tensor) -> Tensor:
     """A new tensor with the shape, dtype and layout of `src`, allocated stream-ordered on `stream` (as new_tensor)."""
     like = src._like or src._make_like()
-    out = ffi.new("cvTensor *")
+    out = _out.tensor
     check(_create_on_stream(_resolved(stream), like[0], like[1], like[2], like[3], out))
     return _adopt_owned(out[0])

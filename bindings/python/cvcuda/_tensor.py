@@ -340,7 +340,7 @@ class Tensor:
         writer = scratch.writer[0]
         if writer == _NULL:
             return CudaArray(self, base, None, None)
-        return CudaArray(self, base, _gc(writer, _stream_release), cai.stream)
+        return CudaArray(self, base, _gc(writer, _stream_release), _shared_value(_shared_streams, cai.stream))
 
     def __dlpack__(self, *, stream: Optional[int] = None, max_version: Optional[Tuple[int, int]] = None,
                    dl_device: Optional[Tuple[int, int]] = None, copy: Optional[bool] = None) -> Any:
@@ -423,7 +423,7 @@ class CudaArray:
     keeps the exact dtype and the layout. Keeps the tensor and the advertised stream alive.
     """
 
-    __slots__ = ("__cuda_array_interface__", "tensor", "_cai", "_writer")
+    __slots__ = ("tensor", "_cai", "_writer", "_interface", "_read")
 
     def __init__(self, tensor: Tensor, base, writer, stream: Optional[int]) -> None:
         # base: (the tensor's CAI struct with stream None, shape, typestr, data, strides), made once per tensor. The
@@ -431,7 +431,8 @@ class CudaArray:
         self.tensor = tensor
         self._cai = base[0]
         self._writer = writer  # the advertised stream must outlive every consumer of this dict (CAI v3)
-        self.__cuda_array_interface__: Dict[str, Any] = {
+        self._read = False
+        self._interface: Dict[str, Any] = {
             "shape": base[1],
             "typestr": base[2],
             "data": base[3],
@@ -440,10 +441,17 @@ class CudaArray:
             "stream": stream,
         }
 
+    @property
+    def __cuda_array_interface__(self) -> Dict[str, Any]:
+        """The CAI dict. Reading it marks the export as consumed (see ``__del__``)."""
+        self._read = True
+        return self._interface
+
     def __del__(self) -> None:
         # The consumer (torch.as_tensor keeps this object as its tensor's owner) drops it right after queuing reads
-        # on its current stream; the memory must not be released before they ran (docs/streams.md, "Exports").
-        if _order_cai_release:
+        # on its current stream; the memory must not be released before they ran (docs/streams.md, "Exports"). An
+        # export whose dict nobody read has no consumer, so nothing can be queued on the memory through it.
+        if self._read and _order_cai_release:
             _dlpack.order_release_after_consumers(self.tensor)
 
     def __repr__(self) -> str:
@@ -464,16 +472,40 @@ _export = lib.cvTensorExport
 _stream_release = lib.cvStreamRelease
 
 
+# PyTorch's torch.as_tensor(obj) (tensor_from_cuda_array_interface, torch 2.x) takes a reference to each value it
+# reads from the CAI dict ("shape", "typestr", "data", "strides") and never drops it: every value object it has read
+# lives for the rest of the process. Fresh objects per exported tensor would leak about 330 bytes per
+# torch.as_tensor(t.cuda()) of a new tensor. So the values are shared: one object per distinct value, from tables of
+# bounded size (past the bound values are made anew, and only torch's references pin them).
+_SHARED_MAX = 4096
+_shared_tuples: Dict[Tuple[int, ...], Tuple[int, ...]] = {}  # shapes and strides (ints only)
+_shared_data: Dict[Tuple[int, bool], Tuple[int, bool]] = {}  # (pointer, readonly)
+_shared_strs: Dict[str, str] = {}  # typestrs
+_shared_streams: Dict[int, int] = {}  # advertised stream handles
+
+
+def _shared_value(table: Dict[Any, Any], value: Any) -> Any:
+    """The object of `table` equal to `value` (added when there is room), else `value` itself."""
+    shared = table.get(value)
+    if shared is not None:
+        return shared
+    if len(table) < _SHARED_MAX:
+        table[value] = value
+    return value
+
+
 def _export_base(cai):
-    """The parts of a tensor's CAI that never change, from its first export, and a copy of the struct that says
-    stream None (see CudaArray)."""
+    """The parts of a tensor's CAI that never change, from its first export (shared objects, see _shared_value), and
+    a copy of the struct that says stream None (see CudaArray)."""
     n = cai.ndim
     own = ffi.new("cvArrayInterface *")
     ffi.memmove(own, cai, _CAI_SIZE)
     own.streamKind = _NONE
     own.stream = 0
-    return (own, tuple(cai.shape[0:n]), ffi.string(cai.typestr).decode(), (cai.data, bool(cai.readonly)),
-            tuple(cai.strides[0:n]))
+    return (own, _shared_value(_shared_tuples, tuple(cai.shape[0:n])),
+            _shared_value(_shared_strs, ffi.string(cai.typestr).decode()),
+            _shared_value(_shared_data, (cai.data, bool(cai.readonly))),
+            _shared_value(_shared_tuples, tuple(cai.strides[0:n])))
 
 
 # --- as_tensor
