@@ -1,6 +1,6 @@
 // copymakeborder: dst = src padded with a border (OpenCV's copyMakeBorder). Two paths:
 // - Chunks: dst C-contiguous and 16-byte aligned, src pixels packed (channels then pixels contiguous within a row).
-//   dst is one flat run of bytes; each thread writes one aligned 16-byte vector. A vector inside a row's copy of a
+//   dst is one flat run of bytes; each thread writes up to four aligned 16-byte vectors. A vector inside a row's copy of a
 //   src row reads that row as aligned 32-bit words funnel-shifted into place (or one 16-byte vector when aligned),
 //   so that the interior needs no byte moves whatever `left` does to the alignment; a vector of a constant row is
 //   the constant pixel's pattern, funnel-shifted the same way from shared memory; the few vectors that mix border and
@@ -122,80 +122,104 @@ __device__ __forceinline__ void assemble(Chunk &out, int i0, int i1, uint32_t o,
     }
 }
 
+// Vector at byte b of dst (o = b - the row's first byte) when it is not a plain aligned copy of a src vector:
+// a run into the next rows (or the tensor's end), a constant row, a funnel-shifted interior copy, or mixed bytes.
+// Writes it (bytes past the tensor's end are never written).
+__device__ __forceinline__ void chunkSlow(const ChunkArgs &a, int64_t r, int64_t b, uint32_t o, const char *srcRow,
+                                          const uint32_t *patternWords) {
+    const unsigned char *pattern = reinterpret_cast<const unsigned char *>(patternWords);
+    char *d = a.p.dst.data + b;
+    Chunk out;
+    out.v = make_uint4(0, 0, 0, 0);
+    if (o + 16 > a.rowBytes) {
+        // Runs into the following row(s), or ends the tensor: row by row.
+        int i = 0;
+        uint32_t oi = o;
+        for (int64_t rr = r; i < 16 && rr < a.rows; ++rr, oi = 0) {
+            const int32_t take = static_cast<int32_t>(a.rowBytes - oi) < 16 - i ? static_cast<int32_t>(a.rowBytes - oi)
+                                                                              : 16 - i;
+            assemble(out, i, i + take, oi, rr == r ? srcRow : srcRowOf(a, rr), a, pattern);
+            i += take;
+        }
+        if (b + 16 <= a.totalBytes) {
+            storeBytes<16>(d, out.v);
+        } else {
+#pragma unroll
+            for (int j = 0; j < 16; ++j)
+                if (b + j < a.totalBytes) d[j] = static_cast<char>(out.b[j]);
+        }
+        return;
+    }
+    if (srcRow == nullptr) {
+        // A constant row: the pattern from byte o % 96 on.
+        const uint32_t s = o % kPatternBytes, wi = s >> 2, shift = (s & 3) * 8;
+#pragma unroll
+        for (int j = 0; j < 4; ++j)
+            out.w[j] = __funnelshift_r(patternWords[(wi + j) % kPatternWords], patternWords[(wi + j + 1) % kPatternWords],
+                                       shift);
+        storeBytes<16>(d, out.v);
+        return;
+    }
+    bool done = false;
+    if (o >= a.interiorLo && o + 16 <= a.interiorHi) {
+        const char *s = srcRow + (o - a.interiorLo);
+        const uintptr_t addr = reinterpret_cast<uintptr_t>(s);
+        const char *base = reinterpret_cast<const char *>(addr & ~uintptr_t(3));
+        if (base >= srcRow && base + 20 <= srcRow + (a.interiorHi - a.interiorLo)) {
+            const uint32_t shift = static_cast<uint32_t>(addr & 3) * 8;
+            const uint32_t *words = reinterpret_cast<const uint32_t *>(base);
+            uint32_t v[5];
+#pragma unroll
+            for (int j = 0; j < 5; ++j) v[j] = words[j];
+#pragma unroll
+            for (int j = 0; j < 4; ++j) out.w[j] = __funnelshift_r(v[j], v[j + 1], shift);
+            done = true;
+        }
+    }
+    // Border and image bytes mixed (or the first/last vector of a row copy): pixel by pixel.
+    if (!done) assemble(out, 0, 16, o, srcRow, a, pattern);
+    storeBytes<16>(d, out.v);
+}
+
 // Threads along x take the 16-byte vectors that START in dst row r (a vector that runs into the next rows belongs to
-// the row it starts in); threads along y take rows. No 64-bit division anywhere, none per vector on the hot paths.
-__global__ void __launch_bounds__(kBlockThreads) chunkKernel(ChunkArgs a) {
+// the row it starts in); threads along y take rows. A thread takes up to kChunkUnits vectors of a block tile, vector
+// j of thread x being tile vector j * blockDim.x + x (coalesced), and issues the loads of those that copy an aligned
+// src vector (the interior of an aligned image) before any store, so that several loads are in flight; the others go
+// through chunkSlow. No 64-bit division anywhere, none per vector on the hot paths.
+constexpr int kChunkUnits = 4;
+__global__ void __launch_bounds__(kBlockThreads, kMinBlocks) chunkKernel(ChunkArgs a, int unitsPerThread) {
     __shared__ uint32_t patternWords[kPatternWords];
     const int tid = threadIdx.y * blockDim.x + threadIdx.x;
     if (tid < kPatternWords) patternWords[tid] = a.pattern[tid];
     __syncthreads();
-    const unsigned char *pattern = reinterpret_cast<const unsigned char *>(patternWords);
-    const CopyMakeBorderParams &p = a.p;
+    const int64_t tile = static_cast<int64_t>(blockDim.x) * unitsPerThread;
     for (int64_t r = static_cast<int64_t>(blockIdx.y) * blockDim.y + threadIdx.y; r < a.rows;
          r += static_cast<int64_t>(gridDim.y) * blockDim.y) {
         const int64_t g0 = r * a.rowBytes;
         const int64_t q0 = (g0 + 15) >> 4, q1 = (g0 + a.rowBytes + 15) >> 4;
         const char *srcRow = srcRowOf(a, r);
-        for (int64_t q = q0 + static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; q < q1;
-             q += static_cast<int64_t>(gridDim.x) * blockDim.x) {
-            const int64_t b = q * 16;
-            const uint32_t o = static_cast<uint32_t>(b - g0);
-            char *d = p.dst.data + b;
-            Chunk out;
-            out.v = make_uint4(0, 0, 0, 0);
-            if (o + 16 > a.rowBytes) {
-                // Runs into the following row(s), or ends the tensor: row by row.
-                int i = 0;
-                uint32_t oi = o;
-                for (int64_t rr = r; i < 16 && rr < a.rows; ++rr, oi = 0) {
-                    const int32_t take = static_cast<int32_t>(a.rowBytes - oi) < 16 - i ? static_cast<int32_t>(a.rowBytes - oi)
-                                                                                      : 16 - i;
-                    assemble(out, i, i + take, oi, rr == r ? srcRow : srcRowOf(a, rr), a, pattern);
-                    i += take;
-                }
-                if (b + 16 <= a.totalBytes) {
-                    storeBytes<16>(d, out.v);
-                } else {
+        for (int64_t t0 = q0 + static_cast<int64_t>(blockIdx.x) * tile + threadIdx.x; t0 < q1;
+             t0 += static_cast<int64_t>(gridDim.x) * tile) {
+            uint4 v[kChunkUnits];
+            bool fast[kChunkUnits];
 #pragma unroll
-                    for (int j = 0; j < 16; ++j)
-                        if (b + j < a.totalBytes) d[j] = static_cast<char>(out.b[j]);
-                }
-                continue;
-            }
-            if (srcRow == nullptr) {
-                // A constant row: the pattern from byte o % 96 on.
-                const uint32_t s = o % kPatternBytes, wi = s >> 2, shift = (s & 3) * 8;
-#pragma unroll
-                for (int j = 0; j < 4; ++j)
-                    out.w[j] = __funnelshift_r(patternWords[(wi + j) % kPatternWords],
-                                               patternWords[(wi + j + 1) % kPatternWords], shift);
-                storeBytes<16>(d, out.v);
-                continue;
-            }
-            bool done = false;
-            if (o >= a.interiorLo && o + 16 <= a.interiorHi) {
-                const char *s = srcRow + (o - a.interiorLo);
-                const uintptr_t addr = reinterpret_cast<uintptr_t>(s);
-                if ((addr & 15) == 0) {
-                    out.v = loadBytes<16>(s);
-                    done = true;
-                } else {
-                    const char *base = reinterpret_cast<const char *>(addr & ~uintptr_t(3));
-                    if (base >= srcRow && base + 20 <= srcRow + (a.interiorHi - a.interiorLo)) {
-                        const uint32_t shift = static_cast<uint32_t>(addr & 3) * 8;
-                        const uint32_t *words = reinterpret_cast<const uint32_t *>(base);
-                        uint32_t v[5];
-#pragma unroll
-                        for (int j = 0; j < 5; ++j) v[j] = words[j];
-#pragma unroll
-                        for (int j = 0; j < 4; ++j) out.w[j] = __funnelshift_r(v[j], v[j + 1], shift);
-                        done = true;
-                    }
+            for (int j = 0; j < kChunkUnits; ++j) {
+                const int64_t q = t0 + j * static_cast<int64_t>(blockDim.x);
+                const uint32_t o = static_cast<uint32_t>(q * 16 - g0);
+                fast[j] = j < unitsPerThread && q < q1 && srcRow != nullptr && o >= a.interiorLo && o + 16 <= a.interiorHi;
+                if (fast[j]) {
+                    const char *s = srcRow + (o - a.interiorLo);
+                    fast[j] = (reinterpret_cast<uintptr_t>(s) & 15) == 0;
+                    if (fast[j]) v[j] = loadBytes<16>(s);
                 }
             }
-            // Border and image bytes mixed (or the first/last vector of a row copy): pixel by pixel.
-            if (!done) assemble(out, 0, 16, o, srcRow, a, pattern);
-            storeBytes<16>(d, out.v);
+#pragma unroll
+            for (int j = 0; j < kChunkUnits; ++j) {
+                const int64_t q = t0 + j * static_cast<int64_t>(blockDim.x);
+                if (j >= unitsPerThread || q >= q1) break;
+                if (fast[j]) storeBytes<16>(a.p.dst.data + q * 16, v[j]);
+                else chunkSlow(a, r, q * 16, static_cast<uint32_t>(q * 16 - g0), srcRow, patternWords);
+            }
         }
     }
 }
@@ -209,13 +233,15 @@ template <class T> __global__ void __launch_bounds__(kBlockThreads) genericKerne
         if (i < c) memcpy(&value[i], p.value + i * sizeof(T), sizeof(T));
     for (int64_t r = static_cast<int64_t>(blockIdx.y) * blockDim.y + threadIdx.y; r < rows;
          r += static_cast<int64_t>(gridDim.y) * blockDim.y) {
-        const int64_t n = r / dh, y = r - n * dh;
+        int64_t y;
+        const int64_t n = divmod(r, dh, y); // 32-bit division when the sizes allow (launch.cuh)
         const int64_t sy = h == 0 ? -1 : borderIndex(y - p.top, h, p.kind);
         char *dRow = p.dst.data + n * p.dst.stride[kN] + y * p.dst.stride[kH];
         const char *sRow = p.src.data + n * p.src.stride[kN] + sy * p.src.stride[kH];
         for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < units;
              i += static_cast<int64_t>(gridDim.x) * blockDim.x) {
-            const int64_t x = i / c, ch = i - x * c;
+            int64_t ch;
+            const int64_t x = divmod(i, c, ch);
             const int64_t sx = sy < 0 || w == 0 ? -1 : borderIndex(x - p.left, w, p.kind);
             T v;
             if (sx < 0) {
@@ -259,8 +285,10 @@ cudaError_t launchCopyMakeBorder(const CopyMakeBorderParams &p, cudaStream_t str
         a.interiorHi = static_cast<uint32_t>((p.left + p.src.shape[kW]) * a.pixelBytes);
         unsigned char *pattern = reinterpret_cast<unsigned char *>(a.pattern);
         for (int i = 0; i < kPatternBytes; ++i) pattern[i] = p.value[i % a.pixelBytes];
-        const RowLaunch l = rowLaunch(ceilDiv(a.rowBytes, 16) + 1, rows);
-        chunkKernel<<<l.grid, l.block, 0, stream>>>(a);
+        const int64_t vectors = ceilDiv(a.rowBytes, 16) + 1; // per row, at most
+        const int u = vectors * rows / kChunkUnits >= kFillThreads ? kChunkUnits : 1;
+        const RowLaunch l = rowLaunch(ceilDiv(vectors, u), rows);
+        chunkKernel<<<l.grid, l.block, 0, stream>>>(a, u);
         return cudaGetLastError();
     }
     const RowLaunch l = rowLaunch(p.dst.shape[kW] * p.dst.shape[kC], rows);

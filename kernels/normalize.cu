@@ -50,13 +50,9 @@ template <class In, class Out> struct NormalizeOp {
     }
 };
 
-template <class In, class Out>
-__global__ void __launch_bounds__(kBlockThreads) normalizeKernelV(const __grid_constant__ NormalizeParams p) {
-    rowsBody<In, Out, rowVectorElems<In, Out>(), true>(p.view, NormalizeOp<In, Out>{&p});
-}
-template <class In, class Out>
-__global__ void __launch_bounds__(kBlockThreads) normalizeKernelS(const __grid_constant__ NormalizeParams p) {
-    rowsBody<In, Out, 1, false>(p.view, NormalizeOp<In, Out>{&p});
+template <class In, class Out, bool Vector>
+__global__ void __launch_bounds__(kBlockThreads, kMinBlocks) normalizeKernel(const __grid_constant__ NormalizeParams p, int unitsPerThread) {
+    rowsBody<In, Out, Vector ? rowVectorElems<In, Out>() : 1, Vector>(p.view, NormalizeOp<In, Out>{&p}, unitsPerThread);
 }
 
 } // namespace
@@ -79,16 +75,14 @@ cudaError_t launchNormalize(const NormalizeParams &p, cudaStream_t stream) {
             using Out = typename decltype(outTag)::type;
             if constexpr (normalizePair<In, Out>()) {
                 const RowView &v = p.view;
-                const int64_t rows = v.rows[0] * v.rows[1] * v.rows[2];
-                if (rows == 0 || v.inner == 0) {
+                if (v.rows[0] * v.rows[1] * v.rows[2] == 0 || v.inner == 0) {
                     status = cudaSuccess;
-                } else if (rowsVectorizable(v, sizeof(In), sizeof(Out))) {
-                    const RowLaunch l = rowLaunch(ceilDiv(v.inner, rowVectorElems<In, Out>()), rows);
-                    normalizeKernelV<In, Out><<<l.grid, l.block, 0, stream>>>(p);
-                    status = cudaGetLastError();
                 } else {
-                    const RowLaunch l = rowLaunch(v.inner, rows);
-                    normalizeKernelS<In, Out><<<l.grid, l.block, 0, stream>>>(p);
+                    const RowPlan plan = rowPlan<In, Out, NormalizeOp<In, Out>>(v);
+                    if (plan.vector)
+                        normalizeKernel<In, Out, true><<<plan.launch.grid, plan.launch.block, 0, stream>>>(p, plan.unitsPerThread);
+                    else
+                        normalizeKernel<In, Out, false><<<plan.launch.grid, plan.launch.block, 0, stream>>>(p, plan.unitsPerThread);
                     status = cudaGetLastError();
                 }
             }

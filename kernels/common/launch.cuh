@@ -9,6 +9,13 @@
 namespace cvk {
 
 constexpr int kBlockThreads = 256;
+// Blocks per multiprocessor the register-heavy streaming kernels are compiled for (__launch_bounds__): caps them at
+// 64 registers, so that without the cap ptxas neither spills nor drops below half occupancy (1024 threads, which
+// with 48-64 bytes in flight per thread keeps 48-64 KiB per multiprocessor in flight).
+constexpr int kMinBlocks = 4;
+// Threads that fill an H200 (132 multiprocessors x 2048 threads) four times over: a kernel that could move several
+// units per thread does so only above this many units, so that smaller launches still reach every multiprocessor.
+constexpr int64_t kFillThreads = int64_t(132) * 2048 * 4;
 constexpr int64_t kMaxGridX = int64_t(1) << 20;
 constexpr int64_t kMaxGridY = 65535;
 

@@ -7,8 +7,9 @@
 //   integer destination, Round::Truncate -> toward zero (2.7 -> 2, -2.7 -> -2), then clamp.
 //   integer destination, *Wrap           -> rounded as above into int64, then reduced modulo 2^bits (two's
 //                                           complement); for unsigned destinations a negative value becomes 0.
-//   NaN to any integer destination       -> 0 (CUDA's cvt; OpenCV gives 0 for unsigned destinations and INT_MIN,
-//                                           saturated, for signed ones on x86: we give 0 everywhere).
+//   NaN to any integer destination       -> 0 (OpenCV gives 0 for unsigned destinations and INT_MIN, saturated,
+//                                           for signed ones on x86: we give 0 everywhere). Tested explicitly: CUDA's
+//                                           double -> int32 conversion turns NaN into INT_MIN.
 //   +-inf to an integer destination      -> the range's max / min (Nearest, Truncate).
 //   float16 / bfloat16 / float32 destination -> round to nearest even; out of range -> +-inf; NaN stays NaN
 //                                           (IEEE conversion, as OpenCV's saturate_cast<float16_t>).
@@ -76,8 +77,8 @@ template <Round R> __device__ __forceinline__ long long toInt64(double v) {
 }
 } // namespace detail
 
-// saturateCast<Out, R>(v): the rule above. CUDA's float -> int conversions already saturate to the int32/int64 range
-// and turn NaN into 0; narrower types are clamped after.
+// saturateCast<Out, R>(v): the rule above. CUDA's float -> int conversions already saturate to the int32/int64 range;
+// narrower types are clamped after; NaN is caught before the conversion (see the rule).
 template <class Out, Round R, class W> __device__ __forceinline__ Out saturateCast(W v) {
     if constexpr (std::is_same<Out, float>::value || std::is_same<Out, double>::value) {
         return static_cast<Out>(v);
@@ -88,10 +89,12 @@ template <class Out, Round R, class W> __device__ __forceinline__ Out saturateCa
         if constexpr (std::is_same<W, double>::value) return __double2bfloat16(v);
         else return __float2bfloat16_rn(v);
     } else if constexpr (R == Round::Nearest || R == Round::Truncate) {
+        if (v != v) return Out(0);
         const int32_t i = detail::toInt32<R>(v);
         if constexpr (sizeof(Out) == 4) return i;
         else return static_cast<Out>(i < Traits<Out>::kMin ? Traits<Out>::kMin : i > Traits<Out>::kMax ? Traits<Out>::kMax : i);
     } else {
+        if (v != v) return Out(0);
         const long long i = detail::toInt64<R>(v);
         if (Traits<Out>::kMin == 0 && i < 0) return Out(0);
         return static_cast<Out>(static_cast<uint64_t>(i)); // modulo 2^bits

@@ -1,10 +1,16 @@
-// Block and device level: interleaved <-> planar image transposes through shared memory, so that both the global
-// reads and the global writes stay coalesced. A block moves a tile of TP pixels x C channels of one image:
+// Block and device level: interleaved <-> planar image transposes.
+// - Registers (to planar, 1..4 channels, 16-byte aligned planes and images): a thread moves G = 16 / itemSize pixels:
+//   C 16-byte loads of their interleaved bytes (a warp's C loads cover one contiguous run, so L1 serves the partly
+//   used lines of each load from the others), a byte shuffle in registers with compile-time indices, and C 16-byte
+//   stores, one per plane (coalesced). No shared memory, no barrier: 16 * C bytes in flight per thread.
+// - Shared memory (every other case): a block moves a tile of TP pixels x C channels of one image, so that both the
+//   global reads and the global writes stay coalesced:
 //   to planar:      16-byte loads of the tile's contiguous interleaved bytes -> shared memory [TP][C];
 //                   then, channel by channel, 4-byte (8 for 8-byte elements) stores of each plane's segment.
 //   to interleaved: 4-byte loads of each plane's segment -> shared memory [TP][C]; then 16-byte stores.
-// The plane side walks words: consecutive threads take consecutive words of one plane, whose shared-memory elements
-// are C apart: conflict-free for odd C. No division in the loops (channel-major loop nests).
+//   The plane side walks words: consecutive threads take consecutive words of one plane, whose shared-memory
+//   elements are C apart: conflict-free for odd C. No division in the loops (channel-major loop nests).
+// Both size their grids so that a small image still spreads over the multiprocessors.
 #pragma once
 
 #include "launch.cuh"
@@ -100,6 +106,56 @@ template <class T, bool ToPlanar> __global__ void __launch_bounds__(kBlockThread
     }
 }
 
+// The register transpose to planar: thread g of image b moves pixels [g * G, g * G + G) (G = 16 / sizeof(T)); the
+// image's partial last group goes element by element.
+template <class T, int C> __global__ void __launch_bounds__(kBlockThreads, kMinBlocks) planarizeKernel(TransposeView v) {
+    constexpr int G = 16 / sizeof(T);
+    const int64_t groups = ceilDiv(v.pixels, G);
+    for (int64_t b = blockIdx.y; b < v.batch; b += gridDim.y) {
+        const char *srcImage = v.src + b * v.srcBatch;
+        char *dstImage = v.dst + b * v.dstBatch;
+        for (int64_t g = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; g < groups;
+             g += static_cast<int64_t>(gridDim.x) * blockDim.x) {
+            const int64_t p0 = g * G;
+            const char *s = srcImage + p0 * C * int64_t(sizeof(T));
+            char *d = dstImage + p0 * int64_t(sizeof(T));
+            if (p0 + G <= v.pixels) {
+                union {
+                    uint4 v[C];
+                    T e[G * C];
+                } in;
+#pragma unroll
+                for (int i = 0; i < C; ++i) in.v[i] = reinterpret_cast<const uint4 *>(s)[i];
+#pragma unroll
+                for (int c = 0; c < C; ++c) {
+                    union {
+                        uint4 v;
+                        T e[G];
+                    } out;
+#pragma unroll
+                    for (int k = 0; k < G; ++k) out.e[k] = in.e[k * C + c];
+                    *reinterpret_cast<uint4 *>(d + c * v.plane) = out.v;
+                }
+            } else {
+                for (int64_t k = 0; k < v.pixels - p0; ++k)
+#pragma unroll
+                    for (int c = 0; c < C; ++c)
+                        reinterpret_cast<T *>(d + c * v.plane)[k] = reinterpret_cast<const T *>(s)[k * C + c];
+            }
+        }
+    }
+}
+
+// Whether the register transpose applies: to planar, 2..4 channels, images and planes 16-byte aligned.
+inline bool planarizeApplies(const TransposeView &v) {
+    return v.toPlanar && v.channels >= 2 && v.channels <= 4 && aligned16(reinterpret_cast<int64_t>(v.src)) &&
+           aligned16(reinterpret_cast<int64_t>(v.dst)) && (v.batch == 1 || (aligned16(v.srcBatch) && aligned16(v.dstBatch))) &&
+           aligned16(v.plane);
+}
+
+// Blocks a launch should have at least (two per multiprocessor of an H200) before its blocks take full size.
+constexpr int64_t kSpreadBlocks = 264;
+
 // Largest tile (pixels, a multiple of 64) whose bytes stay within kTileBytes; 0 when not even 64 pixels fit in the
 // shared memory a block may use without opting in (48 KiB).
 constexpr int64_t kTileBytes = 8192;
@@ -124,10 +180,25 @@ inline bool transposeWide(const TransposeView &v, int64_t itemSize) {
 
 template <class T> cudaError_t launchTranspose(TransposeView v, cudaStream_t stream) {
     if (v.batch == 0 || v.pixels == 0 || v.channels == 0) return cudaSuccess;
+    const unsigned gy = static_cast<unsigned>(v.batch < kMaxGridY ? v.batch : kMaxGridY);
+    if (planarizeApplies(v)) {
+        const int64_t groups = ceilDiv(v.pixels, 16 / sizeof(T));
+        int bx = kBlockThreads;
+        while (bx > 64 && ceilDiv(groups, bx) * v.batch < kSpreadBlocks) bx /= 2;
+        const int64_t gx = ceilDiv(groups, bx);
+        const dim3 grid(static_cast<unsigned>(gx < kMaxGridX ? gx : kMaxGridX), gy);
+        switch (v.channels) {
+        case 2: planarizeKernel<T, 2><<<grid, bx, 0, stream>>>(v); break;
+        case 3: planarizeKernel<T, 3><<<grid, bx, 0, stream>>>(v); break;
+        case 4: planarizeKernel<T, 4><<<grid, bx, 0, stream>>>(v); break;
+        }
+        return cudaGetLastError();
+    }
     v.wide = transposeWide(v, sizeof(T));
+    // Smaller tiles (still multiples of 64 pixels) until the launch has blocks for every multiprocessor.
+    while (v.tilePixels > 64 && ceilDiv(v.pixels, v.tilePixels) * v.batch < kSpreadBlocks) v.tilePixels = v.tilePixels / 128 * 64;
     const int64_t blocks = ceilDiv(v.pixels, v.tilePixels);
-    const dim3 grid(static_cast<unsigned>(blocks < kMaxGridX ? blocks : kMaxGridX),
-                    static_cast<unsigned>(v.batch < kMaxGridY ? v.batch : kMaxGridY));
+    const dim3 grid(static_cast<unsigned>(blocks < kMaxGridX ? blocks : kMaxGridX), gy);
     const size_t smem = static_cast<size_t>(v.tilePixels) * v.channels * sizeof(T);
     if (v.toPlanar) transposeKernel<T, true><<<grid, kBlockThreads, smem, stream>>>(v);
     else transposeKernel<T, false><<<grid, kBlockThreads, smem, stream>>>(v);

@@ -1,5 +1,5 @@
-// Thread level: moving bytes between global memory and registers. A thread moves K elements of type T as 16-byte
-// vectors when the address is 16-byte aligned (the caller's plan guarantees it: VecIO<.., true>) and element by
+// Thread level: moving bytes between global memory and registers. A thread moves K elements of type T as whole
+// words of up to 16 bytes when the address is aligned (the caller's plan guarantees it: VecIO<.., true>) and element by
 // element otherwise (VecIO<.., false>), so a kernel is written once and instantiated for both.
 #pragma once
 
@@ -22,18 +22,23 @@ template <int N> __device__ __forceinline__ void storeBytes(char *p, typename By
     *reinterpret_cast<typename Bytes<N>::type *>(p) = v;
 }
 
-// K elements of T, contiguous at p. Vector: K * sizeof(T) is a multiple of 16 and p is 16-byte aligned.
+// K elements of T, contiguous at p. Vector: K * sizeof(T) is 2, 4, 8 or a multiple of 16 bytes and p is aligned to
+// min(K * sizeof(T), 16): the elements move as whole words of that size (16-byte vectors at most).
 template <class T, int K, bool Vector> struct VecIO {
-    static_assert(!Vector || (K * sizeof(T)) % 16 == 0, "vector IO moves whole 16-byte vectors");
+    static constexpr int kBytes = K * int(sizeof(T));
+    static constexpr int kWord = !Vector ? int(sizeof(T)) : kBytes < 16 ? kBytes : 16;
+    static_assert(!Vector || kBytes % kWord == 0, "vector IO moves whole words");
+    using Word = typename Bytes<kWord>::type;
+    static constexpr int kWords = Vector ? kBytes / kWord : 1;
     union Regs {
         T e[K];
-        uint4 v[Vector ? K * sizeof(T) / 16 : 1];
+        Word v[kWords];
     };
     static __device__ __forceinline__ void load(const char *p, T (&out)[K]) {
         if constexpr (Vector) {
             Regs r;
 #pragma unroll
-            for (int i = 0; i < int(K * sizeof(T) / 16); ++i) r.v[i] = reinterpret_cast<const uint4 *>(p)[i];
+            for (int i = 0; i < kWords; ++i) r.v[i] = reinterpret_cast<const Word *>(p)[i];
 #pragma unroll
             for (int i = 0; i < K; ++i) out[i] = r.e[i];
         } else {
@@ -47,7 +52,7 @@ template <class T, int K, bool Vector> struct VecIO {
 #pragma unroll
             for (int i = 0; i < K; ++i) r.e[i] = in[i];
 #pragma unroll
-            for (int i = 0; i < int(K * sizeof(T) / 16); ++i) reinterpret_cast<uint4 *>(p)[i] = r.v[i];
+            for (int i = 0; i < kWords; ++i) reinterpret_cast<Word *>(p)[i] = r.v[i];
         } else {
 #pragma unroll
             for (int i = 0; i < K; ++i) reinterpret_cast<T *>(p)[i] = in[i];
@@ -57,5 +62,7 @@ template <class T, int K, bool Vector> struct VecIO {
 
 // Host side: whether an address (or stride) allows 16-byte vectors.
 __host__ __device__ constexpr bool aligned16(int64_t bytes) { return (bytes & 15) == 0; }
+// ... or `n` bytes (a power of two) words.
+__host__ __device__ constexpr bool alignedTo(int64_t bytes, int64_t n) { return (bytes & (n - 1)) == 0; }
 
 } // namespace cvk

@@ -24,6 +24,8 @@ EXACT = [
     ("float32", "uint16", 65535.5, N, 65535), ("float32", "uint16", 3.5, N, 4), ("float32", "uint16", -1.0, N, 0),
     ("float64", "int32", 2147483647.5, N, 2147483647), ("float64", "int32", 1e10, N, 2147483647),
     ("float64", "int32", -2147483648.5, N, -2147483648), ("float64", "int32", -2.5, N, -2), ("float64", "int32", NAN, N, 0),
+    ("float64", "int32", NAN, T, 0), ("float64", "int32", NAN, NW, 0), ("float32", "int32", NAN, TW, 0),
+    ("float64", "int8", NAN, N, 0),
     ("int32", "float32", 16777217, N, 16777216.0),  # nearest even float
     ("int32", "int16", 70000, N, 32767), ("int16", "uint8", -5, N, 0), ("uint16", "int8", 200, N, 127),
     ("float32", "uint8", 2.7, T, 2), ("float32", "int8", -2.7, T, -2), ("float32", "uint8", -2.7, T, 0),
