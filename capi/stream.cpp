@@ -30,11 +30,39 @@ cvStatus cvStreamCreateWithHandle(void **cudaStream, cvStream *out) {
     });
 }
 
+cvStatus cvStreamCreateOnDevice(int32_t device, void **cudaStream, cvStream *out) {
+    return capi::guarded(__func__, [&] {
+        capi::requireOut(out, "out");
+        requireDeviceIndex(device, "device");
+        Ref<Stream> s = Stream::create(device);
+        if (cudaStream != nullptr) *cudaStream = s->handle();
+        *out = reinterpret_cast<cvStream>(s.detach());
+    });
+}
+
+cvStatus cvStreamGetDevice(cvStream stream, int32_t *device) {
+    return capi::guarded(__func__, [&] {
+        const Stream &s = capi::deref<Stream>(stream, "stream");
+        capi::requireOut(device, "device");
+        *device = s.device();
+    });
+}
+
 cvStatus cvStreamWrap(void *cudaStream, cvStream *out) {
     return capi::guarded(__func__, [&] {
         capi::requireOut(out, "out");
         Ref<Stream> s = Stream::adopt(static_cast<cudaStream_t>(cudaStream));
         loadKernels(s->device());
+        *out = reinterpret_cast<cvStream>(s.detach());
+    });
+}
+
+cvStatus cvStreamWrapDefault(int32_t device, cvStream *out) {
+    return capi::guarded(__func__, [&] {
+        capi::requireOut(out, "out");
+        requireDeviceIndex(device, "device");
+        Ref<Stream> s = Stream::adoptDefault(device);
+        loadKernels(device);
         *out = reinterpret_cast<cvStream>(s.detach());
     });
 }
@@ -58,9 +86,11 @@ cvStatus cvStreamGetHandle(cvStream stream, void **cudaStream) {
 cvStatus cvStreamSync(cvStream stream) {
     return capi::guarded(__func__, [&] {
         Stream &s = capi::deref<Stream>(stream, "stream");
-        DeviceGuard guard(s.device());
-        s.synchronize();
-        hazards::collect(false);
+        {
+            DeviceGuard guard(s.device());
+            s.synchronize();
+        }
+        hazards::collect(false); // cleanup callbacks run with the caller's current device
     });
 }
 

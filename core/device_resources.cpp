@@ -25,8 +25,8 @@ DeviceResources *makeResources(int device) {
     DeviceGuard guard(device);
     RelaxedCaptureMode relaxed; // may be first needed inside a capture (an allocation on a capturing stream)
     auto *r = new DeviceResources;
-    r->allocStream = Stream::create();
-    r->relayStream = Stream::create();
+    r->allocStream = Stream::create(device);
+    r->relayStream = Stream::create(device);
     cudaMemPoolProps props{};
     props.allocType = cudaMemAllocationTypePinned;
     props.location.type = cudaMemLocationTypeDevice;
