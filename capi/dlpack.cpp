@@ -32,7 +32,7 @@ cvStatus cvTensorWrapDLPack(DLManagedTensorVersioned *managed, const char *layou
     return capi::guarded(__func__, [&] {
         capi::requireOut(managed, "managed");
         capi::requireOut(out, "out");
-        *out = reinterpret_cast<cvTensor>(wrapDLPack(managed, layout, optionalStream(producer, "producer")).detach());
+        *out = capi::newHandle<cvTensor>(wrapDLPack(managed, layout, optionalStream(producer, "producer")));
     });
 }
 

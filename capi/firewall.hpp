@@ -5,6 +5,7 @@
 
 #include "../core/error.hpp"
 #include "../core/ref.hpp"
+#include "handle_table.hpp"
 
 #include <cvcuda/status.h>
 
@@ -34,13 +35,29 @@ template <class F> cvStatus guarded(const char *function, F &&body) noexcept {
     }
 }
 
-// The object behind a handle, after checking it is non-NULL and of the right type.
+// The object behind a handle, after checking it is non-NULL, live and of the right type (capi/handle_table.hpp).
 template <class T, class Handle> T &deref(Handle handle, const char *argument) {
     if (handle == nullptr) invalid(currentFunction(), ": ", argument, " is NULL");
-    T *object = reinterpret_cast<T *>(handle);
-    if (!object->hasMagic(T::kMagic))
-        invalid(currentFunction(), ": ", argument, " is not a valid handle of its type (released, or another type)");
-    return *object;
+    RefCounted *object = handleTable<T>().find(reinterpret_cast<uintptr_t>(handle));
+    if (object == nullptr)
+        invalid(currentFunction(), ": ", argument, "=0x", std::hex, reinterpret_cast<uintptr_t>(handle), std::dec,
+                " is not a valid handle of its type (released, or another type)");
+    return static_cast<T &>(*object);
+}
+
+// A new C handle with one reference, taking over the reference `object` holds.
+template <class Handle, class T> Handle newHandle(Ref<T> object) {
+    const uintptr_t handle = handleTable<T>().add(object.get());
+    object.detach();
+    return reinterpret_cast<Handle>(handle);
+}
+
+// cvTensorRetain / cvStreamRetain and the releases: NULL, released, stale and foreign handles are ignored.
+template <class T, class Handle> void retainHandle(Handle handle) noexcept {
+    if (handle != nullptr) handleTable<T>().retain(reinterpret_cast<uintptr_t>(handle));
+}
+template <class T, class Handle> void releaseHandle(Handle handle) noexcept {
+    if (handle != nullptr) handleTable<T>().release(reinterpret_cast<uintptr_t>(handle));
 }
 
 template <class T> void requireOut(T *out, const char *argument) {

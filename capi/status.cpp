@@ -1,12 +1,14 @@
 #include "firewall.hpp"
 
+#include "../core/raw_enum.hpp"
+
 #include <cvcuda/status.h>
 #include <cvcuda/version.h>
 
 extern "C" {
 
 const char *cvStatusName(cvStatus status) {
-    switch (status) {
+    switch (cv::rawEnum(status)) {
     case CV_SUCCESS: return "CV_SUCCESS";
     case CV_ERROR_INVALID_ARGUMENT: return "CV_ERROR_INVALID_ARGUMENT";
     case CV_ERROR_NOT_SUPPORTED: return "CV_ERROR_NOT_SUPPORTED";
@@ -21,6 +23,6 @@ const char *cvStatusName(cvStatus status) {
 
 const char *cvGetLastErrorMessage(void) { return cv::detail::lastError(); }
 
-uint32_t cvGetVersion(void) { return CV_VERSION_NUMBER; }
+uint32_t cvGetVersion(void) { return CVCUDA_C_VERSION_NUMBER; }
 
 } // extern "C"

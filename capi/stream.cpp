@@ -16,7 +16,7 @@ extern "C" {
 cvStatus cvStreamCreate(cvStream *out) {
     return capi::guarded(__func__, [&] {
         capi::requireOut(out, "out");
-        *out = reinterpret_cast<cvStream>(Stream::create().detach());
+        *out = capi::newHandle<cvStream>(Stream::create());
     });
 }
 
@@ -25,8 +25,9 @@ cvStatus cvStreamCreateWithHandle(void **cudaStream, cvStream *out) {
         capi::requireOut(cudaStream, "cudaStream");
         capi::requireOut(out, "out");
         Ref<Stream> s = Stream::create();
-        *cudaStream = s->handle();
-        *out = reinterpret_cast<cvStream>(s.detach());
+        void *handle = s->handle();
+        *out = capi::newHandle<cvStream>(std::move(s));
+        *cudaStream = handle;
     });
 }
 
@@ -35,8 +36,9 @@ cvStatus cvStreamCreateOnDevice(int32_t device, void **cudaStream, cvStream *out
         capi::requireOut(out, "out");
         requireDeviceIndex(device, "device");
         Ref<Stream> s = Stream::create(device);
-        if (cudaStream != nullptr) *cudaStream = s->handle();
-        *out = reinterpret_cast<cvStream>(s.detach());
+        void *handle = s->handle();
+        *out = capi::newHandle<cvStream>(std::move(s));
+        if (cudaStream != nullptr) *cudaStream = handle;
     });
 }
 
@@ -53,7 +55,7 @@ cvStatus cvStreamWrap(void *cudaStream, cvStream *out) {
         capi::requireOut(out, "out");
         Ref<Stream> s = Stream::adopt(static_cast<cudaStream_t>(cudaStream));
         loadKernels(s->device());
-        *out = reinterpret_cast<cvStream>(s.detach());
+        *out = capi::newHandle<cvStream>(std::move(s));
     });
 }
 
@@ -63,16 +65,16 @@ cvStatus cvStreamWrapDefault(int32_t device, cvStream *out) {
         requireDeviceIndex(device, "device");
         Ref<Stream> s = Stream::adoptDefault(device);
         loadKernels(device);
-        *out = reinterpret_cast<cvStream>(s.detach());
+        *out = capi::newHandle<cvStream>(std::move(s));
     });
 }
 
 void cvStreamRetain(cvStream stream) {
-    if (stream != nullptr && reinterpret_cast<Stream *>(stream)->hasMagic(Stream::kMagic)) reinterpret_cast<Stream *>(stream)->retain();
+    capi::retainHandle<Stream>(stream);
 }
 
 void cvStreamRelease(cvStream stream) {
-    if (stream != nullptr && reinterpret_cast<Stream *>(stream)->hasMagic(Stream::kMagic)) reinterpret_cast<Stream *>(stream)->release();
+    capi::releaseHandle<Stream>(stream);
 }
 
 cvStatus cvStreamGetHandle(cvStream stream, void **cudaStream) {

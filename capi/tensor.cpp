@@ -2,6 +2,7 @@
 
 #include "../core/dtype.hpp"
 #include "../core/hazards.hpp"
+#include "../core/raw_enum.hpp"
 #include "../core/stream.hpp"
 #include "../core/tensor.hpp"
 
@@ -16,14 +17,14 @@ extern "C" {
 cvStatus cvTensorWrap(const cvArrayInterface *cai, const char *layout, cvTensor *out) {
     return capi::guarded(__func__, [&] {
         capi::requireOut(out, "out");
-        *out = reinterpret_cast<cvTensor>(Tensor::wrap(cai, layout).detach());
+        *out = capi::newHandle<cvTensor>(Tensor::wrap(cai, layout));
     });
 }
 
 cvStatus cvTensorCreate(int32_t ndim, const int64_t *shape, cvDataType dtype, const char *layout, cvTensor *out) {
     return capi::guarded(__func__, [&] {
         capi::requireOut(out, "out");
-        *out = reinterpret_cast<cvTensor>(Tensor::create(ndim, shape, dtype, layout).detach());
+        *out = capi::newHandle<cvTensor>(Tensor::create(ndim, shape, rawEnum(dtype), layout));
     });
 }
 
@@ -32,16 +33,16 @@ cvStatus cvTensorCreateOnStream(cvStream stream, int32_t ndim, const int64_t *sh
     return capi::guarded(__func__, [&] {
         Ref<Stream> s(&capi::deref<Stream>(stream, "stream"));
         capi::requireOut(out, "out");
-        *out = reinterpret_cast<cvTensor>(Tensor::create(ndim, shape, dtype, layout, s).detach());
+        *out = capi::newHandle<cvTensor>(Tensor::create(ndim, shape, rawEnum(dtype), layout, s));
     });
 }
 
 void cvTensorRetain(cvTensor tensor) {
-    if (tensor != nullptr && reinterpret_cast<Tensor *>(tensor)->hasMagic(Tensor::kMagic)) reinterpret_cast<Tensor *>(tensor)->retain();
+    capi::retainHandle<Tensor>(tensor);
 }
 
 void cvTensorRelease(cvTensor tensor) {
-    if (tensor != nullptr && reinterpret_cast<Tensor *>(tensor)->hasMagic(Tensor::kMagic)) reinterpret_cast<Tensor *>(tensor)->release();
+    capi::releaseHandle<Tensor>(tensor);
 }
 
 cvStatus cvTensorSetCleanup(cvTensor tensor, cvCleanupFn fn, void *userData) {
@@ -67,8 +68,9 @@ cvStatus cvTensorExport(cvTensor tensor, cvArrayInterface *out, cvStream *writer
         cai.dtype = d.dtype;
         cai.streamKind = writer ? CV_CAI_STREAM_INTEGER : CV_CAI_STREAM_NONE;
         cai.stream = writer ? static_cast<int64_t>(reinterpret_cast<intptr_t>(writer->handle())) : 0;
+        cvStream writerHandle = writerStream != nullptr && writer ? capi::newHandle<cvStream>(std::move(writer)) : nullptr;
         *out = cai;
-        if (writerStream != nullptr) *writerStream = reinterpret_cast<cvStream>(writer.detach());
+        if (writerStream != nullptr) *writerStream = writerHandle;
     });
 }
 

@@ -1,6 +1,7 @@
 #include "firewall.hpp"
 
 #include "../core/dtype.hpp"
+#include "../core/raw_enum.hpp"
 
 #include <cvcuda/types.h>
 
@@ -16,17 +17,17 @@ cvStatus cvDataTypeFromTypestr(const char *typestr, cvDataType *out) {
 }
 
 const char *cvDataTypeTypestr(cvDataType dtype) {
-    const DTypeInfo *info = dtypeInfo(dtype);
+    const DTypeInfo *info = dtypeInfo(rawEnum(dtype));
     return info ? info->typestr : "";
 }
 
 const char *cvDataTypeName(cvDataType dtype) {
-    const DTypeInfo *info = dtypeInfo(dtype);
+    const DTypeInfo *info = dtypeInfo(rawEnum(dtype));
     return info ? info->name : "unspecified";
 }
 
 int32_t cvDataTypeItemSize(cvDataType dtype) {
-    const DTypeInfo *info = dtypeInfo(dtype);
+    const DTypeInfo *info = dtypeInfo(rawEnum(dtype));
     return info ? info->itemSize : 0;
 }
 

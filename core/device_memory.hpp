@@ -1,4 +1,4 @@
-// First-use checks of wrapped memory (ARCHITECTURE.md: device memory, which device, extent inside one allocation).
+// First-use checks of wrapped memory (device memory, which device, extent inside one allocation: docs/streams.md).
 #pragma once
 
 #include "tensor_desc.hpp"

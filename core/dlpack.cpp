@@ -4,6 +4,7 @@
 #include "dtype.hpp"
 #include "error.hpp"
 #include "hazards.hpp"
+#include "raw_enum.hpp"
 #include "stream.hpp"
 #include "tensor.hpp"
 
@@ -125,9 +126,10 @@ cvArrayInterface dlpackToArrayInterface(const DLManagedTensorVersioned *managed)
         invalid(currentFunction(), ": managed->version=", managed->version.major, ".", managed->version.minor,
                 " has another major version than this library's DLPack ", DLPACK_MAJOR_VERSION, " (its layout differs)");
     const DLTensor &t = managed->dl_tensor;
-    if (t.device.device_type != kDLCUDA && t.device.device_type != kDLCUDAManaged)
-        invalid(currentFunction(), ": dl_tensor.device.device_type=", static_cast<int>(t.device.device_type),
-                t.device.device_type == kDLCPU ? " (kDLCPU, host memory)" : "",
+    const int32_t deviceType = rawEnum(t.device.device_type); // a producer may store any int (core/raw_enum.hpp)
+    if (deviceType != kDLCUDA && deviceType != kDLCUDAManaged)
+        invalid(currentFunction(), ": dl_tensor.device.device_type=", deviceType,
+                deviceType == kDLCPU ? " (kDLCPU, host memory)" : "",
                 " is not CUDA memory (kDLCUDA=2 or kDLCUDAManaged=13); move the array to the GPU first");
     if (t.dtype.lanes != 1)
         fail(CV_ERROR_NOT_SUPPORTED, currentFunction(), ": dl_tensor.dtype.lanes=", t.dtype.lanes,

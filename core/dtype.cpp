@@ -20,7 +20,7 @@ constexpr DTypeInfo kDTypes[] = {
 
 } // namespace
 
-const DTypeInfo *dtypeInfo(cvDataType dtype) noexcept {
+const DTypeInfo *dtypeInfo(int32_t dtype) noexcept {
     for (const auto &info : kDTypes)
         if (info.dtype == dtype) return &info;
     return nullptr;

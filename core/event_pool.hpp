@@ -17,7 +17,6 @@ class Stream;
 
 class Event final : public RefCounted {
 public:
-    static constexpr uint32_t kMagic = 0x45565431; // "EVT1"
     cudaEvent_t handle() const noexcept { return handle_; }
     int device() const noexcept { return device_; }
     // True once the record of this use was issued (always true for events from recordEvent).
@@ -35,7 +34,7 @@ private:
     friend void awaitRecorded(const Event &) noexcept;
     friend Ref<Event> recordEvent(Stream &);
     static constexpr int kRecorded = 1, kComplete = 2, kWaiters = 4;
-    Event(cudaEvent_t handle, int device) noexcept : RefCounted(kMagic), handle_(handle), device_(device) {}
+    Event(cudaEvent_t handle, int device) noexcept : handle_(handle), device_(device) {}
     void lastReleased() noexcept override;
     void noteRecorded(Stream &on) noexcept;
     cudaEvent_t handle_;

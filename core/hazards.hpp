@@ -1,4 +1,4 @@
-// The stream-ordering engine (ARCHITECTURE.md, "Stream ordering"): hazard state per memory range, shared by every
+// The stream-ordering engine (docs/streams.md): hazard state per memory range, shared by every
 // tensor viewing overlapping memory; cross-stream waits through pooled events; the defensive device sync for
 // producers of unknown stream; deferred releases.
 #pragma once
@@ -30,8 +30,7 @@ struct Access {
 // forwards to the survivor, so every tensor sees one state.
 class Region final : public RefCounted {
 public:
-    static constexpr uint32_t kMagic = 0x52474e31; // "RGN1"
-    Region(uint64_t lo, uint64_t hi) noexcept : RefCounted(kMagic), lo(lo), hi(hi) {}
+    Region(uint64_t lo, uint64_t hi) noexcept : lo(lo), hi(hi) {}
     uint64_t lo, hi;
     Ref<Region> forward;
     std::vector<Access> writers; // last write(s): more than one only after a merge

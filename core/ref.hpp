@@ -1,5 +1,5 @@
-// Intrusive reference counting shared by C handles and the library's internal references, so that owners (a C
-// caller, Python's GC, pending GPU work) may drop theirs in any order.
+// Intrusive reference counting shared by the library's owners of an object (a C handle's slot, capi/handle_table.hpp;
+// pending GPU work), so that they may drop theirs in any order.
 #pragma once
 
 #include <atomic>
@@ -22,18 +22,15 @@ public:
             if (refs_.compare_exchange_weak(n, n + 1, std::memory_order_acq_rel)) return true;
         return false;
     }
-    // Cheap guard against released or mistyped handles.
-    bool hasMagic(uint32_t magic) const noexcept { return magic_ == magic; }
 
 protected:
-    explicit RefCounted(uint32_t magic) noexcept : magic_(magic) {}
-    virtual ~RefCounted() { magic_ = 0; }
+    RefCounted() noexcept = default;
+    virtual ~RefCounted() = default;
     // Called once when the count reaches zero; the default deletes the object.
     virtual void lastReleased() noexcept { delete this; }
 
 private:
     std::atomic<int64_t> refs_{1};
-    uint32_t magic_;
 };
 
 // Owning pointer to a RefCounted object. adopt() takes over an existing reference; the constructor adds one.

@@ -1,4 +1,4 @@
-// Process-wide counters behind cvGetStats (names as in ARCHITECTURE.md).
+// Process-wide counters behind cvGetStats.
 #pragma once
 
 #include <atomic>

@@ -78,7 +78,7 @@ void Stream::lastReleased() noexcept {
 }
 
 Stream::Stream(cudaStream_t handle, int device, bool owned) noexcept
-    : RefCounted(kMagic), handle_(handle), device_(device), owned_(owned) {
+    : handle_(handle), device_(device), owned_(owned) {
     stats().liveStreams.fetch_add(1, std::memory_order_relaxed);
 }
 

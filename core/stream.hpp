@@ -12,7 +12,6 @@ namespace cv {
 
 class Stream final : public RefCounted {
 public:
-    static constexpr uint32_t kMagic = 0x53545231; // "STR1"
 
     // A non-blocking stream on `device` (a valid index: requireDeviceIndex): a released library stream of that
     // device that no handle holds and that has no work pending (cudaStreamQuery), else a new one. The caller's
@@ -29,8 +28,6 @@ public:
 
     cudaStream_t handle() const noexcept { return handle_; }
     int device() const noexcept { return device_; }
-    // True for CUDA's legacy and per-thread default streams, which a CAI export must never advertise.
-    bool isDefaultStream() const noexcept { return handle_ == nullptr || handle_ == cudaStreamLegacy || handle_ == cudaStreamPerThread; }
     // Created by the library, so alive as long as this object: safe to record on or free on later. An adopted
     // stream may be destroyed by its owner at any time after the call that used it.
     bool owned() const noexcept { return owned_; }

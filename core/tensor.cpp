@@ -9,7 +9,7 @@
 
 namespace cv {
 
-Tensor::Tensor(TensorDesc desc, bool owned) noexcept : RefCounted(kMagic), desc_(std::move(desc)), owned_(owned) {
+Tensor::Tensor(TensorDesc desc, bool owned) noexcept : desc_(std::move(desc)), owned_(owned) {
     stats().liveTensors.fetch_add(1, std::memory_order_relaxed);
 }
 
@@ -38,7 +38,7 @@ Ref<Tensor> Tensor::wrap(const cvArrayInterface *cai, const char *layout) {
     return t;
 }
 
-Ref<Tensor> Tensor::create(int32_t ndim, const int64_t *shape, cvDataType dtype, const char *layout,
+Ref<Tensor> Tensor::create(int32_t ndim, const int64_t *shape, int32_t dtype, const char *layout,
                            const Ref<Stream> &stream) {
     TensorDesc desc = contiguousDesc(ndim, shape, dtype, layout);
     const int device = stream ? stream->device() : currentDevice();
@@ -66,9 +66,12 @@ Ref<Tensor> Tensor::create(int32_t ndim, const int64_t *shape, cvDataType dtype,
 
 void Tensor::setCleanup(cvCleanupFn fn, void *userData) {
     if (fn == nullptr) invalid(currentFunction(), ": fn is NULL");
-    if (cleanup != nullptr) fail(CV_ERROR_INVALID_STATE, currentFunction(), ": the tensor already has a cleanup callback");
-    cleanup = fn;
+    // Claimed with one atomic exchange: a check of `cleanup` followed by a store let two racing calls both succeed
+    // and lose one callback.
+    if (cleanupClaimed_.exchange(true, std::memory_order_acq_rel))
+        fail(CV_ERROR_INVALID_STATE, currentFunction(), ": the tensor already has a cleanup callback");
     cleanupUserData = userData;
+    cleanup = fn;
 }
 
 } // namespace cv

@@ -17,17 +17,17 @@ class Stream;
 
 class Tensor final : public RefCounted {
 public:
-    static constexpr uint32_t kMagic = 0x54534e31; // "TSN1"
 
     // cvTensorWrap: validates, attaches the memory's hazard state and applies the CAI producer rule.
     static Ref<Tensor> wrap(const cvArrayInterface *cai, const char *layout);
     // cvTensorCreate / cvTensorCreateOnStream: stream-ordered allocation from the device's pool, on `stream` (its
     // device) or, when null, on the library's allocation stream of the current device.
-    static Ref<Tensor> create(int32_t ndim, const int64_t *shape, cvDataType dtype, const char *layout,
+    static Ref<Tensor> create(int32_t ndim, const int64_t *shape, int32_t dtype, const char *layout,
                               const Ref<Stream> &stream = nullptr);
 
     const TensorDesc &desc() const noexcept { return desc_; }
     bool ownsMemory() const noexcept { return owned_; }
+    // At most once: of several threads calling at once exactly one succeeds.
     void setCleanup(cvCleanupFn fn, void *userData);
 
     // --- state used by the hazard engine (core/hazards.cpp) ---
@@ -37,7 +37,7 @@ public:
     std::mutex firstUseMutex;              // serialises the first-use checks and the defensive sync
     int device = -1;                       // known at creation for owned memory, at first use for wrapped memory
     Ref<Stream> capturedOn;                // allocated on this stream while it was being captured (a graph node)
-    cvCleanupFn cleanup = nullptr;
+    cvCleanupFn cleanup = nullptr;         // written once by setCleanup, read after the last reference is gone
     void *cleanupUserData = nullptr;
 
 private:
@@ -46,6 +46,7 @@ private:
     void lastReleased() noexcept override;
     TensorDesc desc_;
     bool owned_;
+    std::atomic<bool> cleanupClaimed_{false}; // decides which setCleanup call wins
 };
 
 } // namespace cv

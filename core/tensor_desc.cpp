@@ -3,6 +3,7 @@
 #include "dtype.hpp"
 #include "error.hpp"
 #include "layout.hpp"
+#include "raw_enum.hpp"
 
 #include <cstring>
 
@@ -19,22 +20,33 @@ void checkShape(const TensorDesc &d, const char *field) {
         if (d.shape[i] < 0) invalid(currentFunction(), ": ", field, "[", i, "]=", d.shape[i], " is negative");
 }
 
-// C-contiguous strides in bytes; throws when the byte size overflows int64. A zero extent counts as 1, as PyTorch
-// does, so that an empty tensor still gets the strides of its non-empty dimensions.
+bool hasZeroExtent(const TensorDesc &d) noexcept {
+    for (int i = 0; i < d.ndim; ++i)
+        if (d.shape[i] == 0) return true;
+    return false;
+}
+
+// C-contiguous strides in bytes. A zero extent counts as 1, as PyTorch does, so that an empty tensor still gets the
+// strides of its non-empty dimensions. Throws when a stride, or the byte size of a non-empty tensor, overflows int64
+// (an empty tensor has byte size 0 whatever the product of its other extents).
 void setContiguousStrides(TensorDesc &d, const char *field) {
+    const bool empty = hasZeroExtent(d);
     int64_t stride = d.itemSize;
     for (int i = d.ndim - 1; i >= 0; --i) {
         d.strides[i] = stride;
-        if (__builtin_mul_overflow(stride, d.shape[i] > 0 ? d.shape[i] : 1, &stride))
+        if (__builtin_mul_overflow(stride, d.shape[i] > 0 ? d.shape[i] : 1, &stride)) {
+            if (empty && i == 0) break;
             invalid(currentFunction(), ": ", field, "[", i, "]=", d.shape[i],
-                    " makes the C-contiguous byte size overflow 64-bit arithmetic");
+                    " makes the C-contiguous byte ", i == 0 ? "size" : "strides", " overflow 64-bit arithmetic");
+        }
     }
 }
 
 // numel and the byte extent; negative strides move the start of the extent (CAI: data points at index 0).
 void computeExtent(TensorDesc &d, const char *field) {
-    int64_t numel = 1;
-    for (int i = 0; i < d.ndim; ++i)
+    // A zero extent anywhere makes the count 0, whichever order the other extents come in.
+    int64_t numel = hasZeroExtent(d) ? 0 : 1;
+    for (int i = 0; i < d.ndim && numel != 0; ++i)
         if (__builtin_mul_overflow(numel, d.shape[i], &numel))
             invalid(currentFunction(), ": ", field, "[", i, "]=", d.shape[i], " makes the element count overflow 64-bit arithmetic");
     d.numel = numel;
@@ -89,17 +101,18 @@ WrapRequest validateArrayInterface(const cvArrayInterface *cai, const char *layo
     if (strnlen(cai->typestr, sizeof(cai->typestr)) == sizeof(cai->typestr))
         invalid(currentFunction(), ": typestr is not NUL-terminated within ", sizeof(cai->typestr), " bytes");
     const cvDataType fromTypestr = parseTypestr(cai->typestr, "typestr");
-    if (cai->dtype != CV_DTYPE_UNSPECIFIED) {
-        const DTypeInfo *info = dtypeInfo(cai->dtype);
-        if (info == nullptr) invalid(currentFunction(), ": dtype=", static_cast<int>(cai->dtype), " is not a cvDataType");
-        if (fromTypestr != CV_DTYPE_UNSPECIFIED && fromTypestr != cai->dtype)
+    const int32_t dtype = rawEnum(cai->dtype);
+    if (dtype != CV_DTYPE_UNSPECIFIED) {
+        const DTypeInfo *info = dtypeInfo(dtype);
+        if (info == nullptr) invalid(currentFunction(), ": dtype=", dtype, " is not a cvDataType");
+        if (fromTypestr != CV_DTYPE_UNSPECIFIED && fromTypestr != info->dtype)
             invalid(currentFunction(), ": dtype=", info->name, " contradicts typestr='", cai->typestr, "' (",
                     dtypeInfo(fromTypestr)->name, "); set dtype only for types the typestr cannot express, such as '<V2'");
         const int typestrSize = std::atoi(cai->typestr + 2);
         if (info->itemSize != typestrSize)
             invalid(currentFunction(), ": dtype=", info->name, " has itemsize ", info->itemSize, " but typestr='", cai->typestr,
                     "' has ", typestrSize);
-        d.dtype = cai->dtype;
+        d.dtype = info->dtype;
     } else if (fromTypestr == CV_DTYPE_UNSPECIFIED) {
         invalid(currentFunction(), ": typestr='", cai->typestr,
                 "' is an opaque 2-byte type; set dtype (e.g. CV_DTYPE_BFLOAT16) to say which");
@@ -135,7 +148,8 @@ WrapRequest validateArrayInterface(const cvArrayInterface *cai, const char *layo
     }
     d.layout = parseLayout(layout, d.ndim, "layout");
 
-    switch (cai->streamKind) {
+    const int32_t streamKind = rawEnum(cai->streamKind);
+    switch (streamKind) {
     case CV_CAI_STREAM_ABSENT: req.producer = Producer::Unknown; break;
     case CV_CAI_STREAM_NONE: req.producer = Producer::Ready; break;
     case CV_CAI_STREAM_INTEGER:
@@ -149,12 +163,12 @@ WrapRequest validateArrayInterface(const cvArrayInterface *cai, const char *layo
         }
         break;
     default:
-        invalid(currentFunction(), ": streamKind=", static_cast<int>(cai->streamKind), " is not a cvCaiStreamKind");
+        invalid(currentFunction(), ": streamKind=", streamKind, " is not a cvCaiStreamKind");
     }
     return req;
 }
 
-TensorDesc contiguousDesc(int32_t ndim, const int64_t *shape, cvDataType dtype, const char *layout) {
+TensorDesc contiguousDesc(int32_t ndim, const int64_t *shape, int32_t dtype, const char *layout) {
     TensorDesc d;
     checkRank(ndim, "ndim");
     if (ndim > 0 && shape == nullptr) invalid(currentFunction(), ": shape is NULL");
@@ -162,8 +176,8 @@ TensorDesc contiguousDesc(int32_t ndim, const int64_t *shape, cvDataType dtype, 
     for (int i = 0; i < ndim; ++i) d.shape[i] = shape[i];
     checkShape(d, "shape");
     const DTypeInfo *info = dtypeInfo(dtype);
-    if (info == nullptr) invalid(currentFunction(), ": dtype=", static_cast<int>(dtype), " is not a cvDataType");
-    d.dtype = dtype;
+    if (info == nullptr) invalid(currentFunction(), ": dtype=", dtype, " is not a cvDataType");
+    d.dtype = info->dtype;
     d.itemSize = info->itemSize;
     setContiguousStrides(d, "shape");
     computeExtent(d, "shape");

@@ -26,7 +26,7 @@ struct TensorDesc {
     int layoutIndex(char label) const noexcept; // -1 when absent
 };
 
-// What the CAI "stream" key says about the producer (ARCHITECTURE.md, producer table).
+// What the CAI "stream" key says about the producer (docs/streams.md, the producer table).
 enum class Producer {
     Unknown,  // v2, key absent, 0, 1 or 2: one defensive device sync at first use
     Ready,    // None or -1: nothing to do
@@ -43,6 +43,7 @@ struct WrapRequest {
 WrapRequest validateArrayInterface(const cvArrayInterface *cai, const char *layout);
 
 // Builds the description of a C-contiguous tensor (cvTensorCreate); data is left 0.
-TensorDesc contiguousDesc(int32_t ndim, const int64_t *shape, cvDataType dtype, const char *layout);
+// dtype: any int32_t (core/raw_enum.hpp); values not in cvDataType are rejected.
+TensorDesc contiguousDesc(int32_t ndim, const int64_t *shape, int32_t dtype, const char *layout);
 
 } // namespace cv

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# ABI gate (issue 7): builds libcvcuda_c with debug info, describes its ABI with libabigail's abidw (public headers
+# ABI gate: builds libcvcuda_c with debug info, describes its ABI with libabigail's abidw (public headers
 # only) and compares it with the committed baseline abi/libcvcuda_c.abi using abidiff.
 #   scripts/check-abi.sh            fail when the ABI differs from the baseline
 #   scripts/check-abi.sh --update   rewrite the baseline (commit it with the API change it reflects)

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Prepares a fresh Debian/Ubuntu machine to build and test cvcuda-c: system packages (Catch2 v3, pkg-config,
-# valgrind, abigail-tools, cmake) and a Python virtual environment in .venv with requirements-dev.txt.
+# valgrind, abigail-tools, cmake, clang with libFuzzer, OpenCV 4's core and imgproc headers) and a Python virtual
+# environment in .venv with requirements-dev.txt.
 # Sourced by scripts/test.sh and scripts/demo.sh; needs root or sudo for apt, and the CUDA toolkit (nvcc).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
 if ! command -v nvcc >/dev/null 2>&1 && [ -x /usr/local/cuda/bin/nvcc ]; then export PATH=/usr/local/cuda/bin:$PATH; fi
 if ! command -v nvcc >/dev/null 2>&1; then
-    echo "setup: nvcc not found: install the CUDA toolkit (12.x or 13.x) to build cvcuda-c" >&2
+    echo "setup: nvcc not found: install the CUDA toolkit (12.8 or newer) to build cvcuda-c" >&2
     exit 1
 fi
 
@@ -19,6 +20,10 @@ command -v pkg-config >/dev/null || need_apt+=(pkg-config)
 command -v valgrind >/dev/null || need_apt+=(valgrind)
 command -v abidw >/dev/null || need_apt+=(abigail-tools)
 command -v cmake >/dev/null || need_apt+=(cmake)
+# scripts/sanitizers.sh: clang with libFuzzer; tests/abi/check_opencv_headers.py: OpenCV 4's core and imgproc headers.
+command -v clang++ >/dev/null || need_apt+=(clang)
+ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 || need_apt+=(libclang-rt-dev)
+[ -f /usr/include/opencv4/opencv2/imgproc.hpp ] || need_apt+=(libopencv-core-dev libopencv-imgproc-dev)
 if [ ${#need_apt[@]} -gt 0 ] && command -v apt-get >/dev/null; then
     backports=()
     # Debian bookworm has Catch2 2.x only; v3 comes from bookworm-backports.

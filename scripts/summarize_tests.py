@@ -1,8 +1,12 @@
-"""Prints one line "N passed, N failed, N skipped" for a Meson build's test run.
+"""Prints one line "N passed, N failed, N skipped" for the test runs of one or more Meson build directories
+(scripts/test.sh: the normal build and the sanitizer builds of scripts/sanitizers.sh).
+
+Usage: summarize_tests.py [--list-skips] [BUILD_DIR ...] (default: build)
 
 Counts test cases (not assertions): the <testcase> elements of the JUnit files that suites write to
 <build>/test-results/<meson test name>.xml (Catch2, pytest). A Meson test without such a file counts as one case
-(exit 77 = skipped; its reason is the last line it printed). Skip reasons are printed whole, grouped, with counts.
+(exit 77 = skipped; its reason is the last line it printed). Every JUnit file in <build>/test-results/direct/ (runs
+made outside Meson) counts too. Skip reasons are printed whole, grouped, with counts.
 With --list-skips, each skipped case is listed with its reason first. A Meson test that failed without reporting a
 failed case (e.g. it crashed before writing its report) counts as one more failure.
 """
@@ -42,10 +46,8 @@ def last_line(entry):
     return "it printed no reason; see meson-logs/testlog.txt"
 
 
-def main(build, list_skips=False):
+def count_build(build, skips, reasons):
     build = pathlib.Path(build)
-    skips = [] if list_skips else None
-    reasons = {}  # why cases skipped, with counts, always printed
     results = build / "test-results"
     passed = failed = skipped = 0
     log = build / "meson-logs" / "testlog.json"
@@ -65,6 +67,20 @@ def main(build, list_skips=False):
                 if skips is not None:
                     skips.append(f"{entry['name']}: {last_line(entry)}")
         passed, failed, skipped = passed + p, failed + f, skipped + s
+    # Runs made outside `meson test` (scripts/sanitizers.sh: pytest under ASan, the fuzz run) report here.
+    for xml in sorted((results / "direct").glob("*.xml")):
+        p, f, s = junit_cases(xml, skips, reasons)
+        passed, failed, skipped = passed + p, failed + f, skipped + s
+    return passed, failed, skipped
+
+
+def main(builds, list_skips=False):
+    skips = [] if list_skips else None
+    reasons = {}  # why cases skipped, with counts, always printed
+    passed = failed = skipped = 0
+    for build in builds:
+        p, f, s = count_build(build, skips, reasons)
+        passed, failed, skipped = passed + p, failed + f, skipped + s
     for line in skips or []:
         print(f"- skipped: {line}")
     if reasons:
@@ -75,4 +91,4 @@ def main(build, list_skips=False):
 
 if __name__ == "__main__":
     args = [a for a in sys.argv[1:] if a != "--list-skips"]
-    main(args[0] if args else "build", list_skips="--list-skips" in sys.argv)
+    main(args or ["build"], list_skips="--list-skips" in sys.argv)

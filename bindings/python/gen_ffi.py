@@ -2,7 +2,7 @@
 
 The declarations are the C preprocessor's output of include/cvcuda/cvcuda.h (comments and include guards gone,
 CV_API empty), so Python and C cannot drift; tests/python/test_ffi_drift.py regenerates the module and compares.
-Integer macros (CV_MAX_DIMS, CV_VERSION_*) are evaluated by the same preprocessor and added as cffi "#define"s, so
+Integer macros (CV_MAX_DIMS, CVCUDA_C_VERSION_*) are evaluated by the same preprocessor and added as cffi "#define"s, so
 they reach Python as lib.CV_MAX_DIMS and ffi-level constants without being copied by hand.
 
 Usage: python gen_ffi.py [--include DIR] [--output FILE] [--cc CC]
@@ -27,7 +27,7 @@ DEFAULT_OUTPUT = os.path.join(HERE, "cvcuda", "_ffi.py")
 MODULE = "cvcuda._ffi"
 
 # An object-like macro whose body may be an integer expression (function-like macros and initialisers are skipped).
-_DEFINE = re.compile(r"^\s*#\s*define\s+(CV_[A-Z0-9_]+)\s+(.+?)\s*$", re.MULTILINE)
+_DEFINE = re.compile(r"^\s*#\s*define\s+((?:CV|CVCUDA_C)_[A-Z0-9_]+)\s+(.+?)\s*$", re.MULTILINE)
 _INTEGER_EXPRESSION = re.compile(r"^[0-9xXa-fA-F\s()+\-*/<>|&~uUlL]+$")
 
 
@@ -47,7 +47,7 @@ def _preprocess(cc, include_dir, source):
 
 
 def _integer_macros(cc, include_dir):
-    """{name: value} for every CV_ macro in the public headers whose expansion is a constant integer expression."""
+    """{name: value} for every CV_ and CVCUDA_C_ macro in the public headers whose expansion is a constant integer expression."""
     names = []
     hdr_dir = os.path.join(include_dir, "cvcuda")
     for name in sorted(os.listdir(hdr_dir)):

@@ -39,7 +39,7 @@ inline void check(cvStatus status) {
     if (status != CV_SUCCESS) throw Error(status, cvGetLastErrorMessage());
 }
 
-/** Version of the loaded library (CV_VERSION_NUMBER encoding). Compare with CV_VERSION_NUMBER to detect a mismatch. */
+/** Version of the loaded library (CVCUDA_C_VERSION_NUMBER encoding). Compare with CVCUDA_C_VERSION_NUMBER to detect a mismatch. */
 inline uint32_t version() noexcept { return cvGetVersion(); }
 
 /** A cvStream reference. */

@@ -13,6 +13,8 @@
 
 CV_EXTERN_C_BEGIN
 
+/** A handle: an opaque value checked by every function as a cvTensor is (see tensor.h): NULL, released, foreign
+ *  or mistyped handles give CV_ERROR_INVALID_ARGUMENT. */
 typedef struct cvStream_t *cvStream;
 
 /** Creates a NON-BLOCKING CUDA stream (cudaStreamNonBlocking) on the calling thread's current device: it is not
@@ -54,7 +56,8 @@ CV_API cvStatus cvStreamCreateWithHandle(void **cudaStream, cvStream *out);
  *  allows no query of it, the calling thread's current device (where the capturing framework works). Legal during
  *  capture in either mode. *out receives one reference. Loads the library's kernels on
  *  that device the first time, as cvStreamCreate does.
- *  A handle of a stream made by cvStreamCreate gives a handle to that same stream object.
+ *  A handle of a stream made by cvStreamCreate gives a new handle to that same stream object (its own references;
+ *  the handle values differ).
  *  Errors: CV_ERROR_INVALID_ARGUMENT (out is NULL; cudaStream == cudaStreamPerThread (2), which names a different
  *  stream in each thread, so no cross-stream ordering could follow it), CV_ERROR_NO_DEVICE. */
 CV_API cvStatus cvStreamWrap(void *cudaStream, cvStream *out);
@@ -66,10 +69,11 @@ CV_API cvStatus cvStreamWrap(void *cudaStream, cvStream *out);
  *  CV_ERROR_CUDA. */
 CV_API cvStatus cvStreamWrapDefault(int32_t device, cvStream *out);
 
-/** Adds a reference. NULL is a no-op. */
+/** Adds a reference to the handle. NULL, released and invalid handles are ignored. */
 CV_API void cvStreamRetain(cvStream stream);
 
-/** Drops a reference. NULL is a no-op. Work still queued on the stream completes normally: the library keeps its own
+/** Drops a reference of the handle; the last one invalidates the handle at once. NULL, released and invalid handles
+ *  are ignored. Work still queued on the stream completes normally: the library keeps its own
  *  references while it tracks that work, and destroys an owned stream only after the last of them is gone. */
 CV_API void cvStreamRelease(cvStream stream);
 

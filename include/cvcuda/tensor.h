@@ -19,6 +19,12 @@
 
 CV_EXTERN_C_BEGIN
 
+/** A handle: an opaque value, not a pointer to the tensor. Every function taking a cvTensor checks it: NULL, a
+ *  handle whose references were all released (even while the library still keeps the tensor for pending GPU work),
+ *  a handle of another type and any other value give CV_ERROR_INVALID_ARGUMENT without the library reading memory
+ *  through it. A released handle stays invalid: a later handle never has the same value while the process runs
+ *  (within 2^32 reuses of one slot). Releasing a handle while another thread is still inside a call that uses it
+ *  is the caller's race, as for any C handle. */
 typedef struct cvTensor_t *cvTensor;
 
 /** Wraps foreign device memory described by a CAI zero-copy. Never frees it. Makes no GPU call, except that when
@@ -58,10 +64,12 @@ CV_API cvStatus cvTensorCreate(int32_t ndim, const int64_t *shape, cvDataType dt
 CV_API cvStatus cvTensorCreateOnStream(cvStream stream, int32_t ndim, const int64_t *shape, cvDataType dtype,
                                        const char *layout, cvTensor *out);
 
-/** Adds a reference. NULL is a no-op. */
+/** Adds a reference to the handle. NULL, released and invalid handles are ignored (no error: the function
+ *  cannot fail). */
 CV_API void cvTensorRetain(cvTensor tensor);
 
-/** Drops a reference. NULL is a no-op. When the last reference goes, the library still keeps what it needs until
+/** Drops a reference of the handle; the last one invalidates the handle at once. NULL, released and invalid handles
+ *  are ignored, so a stale handle never releases another tensor. When the last reference goes, the library still keeps what it needs until
  *  every GPU operation using the tensor has completed; then memory it allocated is freed (stream-ordered) and the
  *  cleanup callback, if any, runs. Never blocks the host. */
 CV_API void cvTensorRelease(cvTensor tensor);

@@ -58,8 +58,8 @@ int main(void) {
         fprintf(stderr, "no usable CUDA device: nothing to flip\n");
         return NO_GPU;
     }
-    if (cvGetVersion() != CV_VERSION_NUMBER) {
-        fprintf(stderr, "library version %u, header %u\n", cvGetVersion(), CV_VERSION_NUMBER);
+    if (cvGetVersion() != CVCUDA_C_VERSION_NUMBER) {
+        fprintf(stderr, "library version %u, header %u\n", cvGetVersion(), CVCUDA_C_VERSION_NUMBER);
         return 1;
     }
     const size_t bytes = (size_t)HEIGHT * WIDTH * CHANNELS;

@@ -52,7 +52,7 @@ int run() {
         std::fprintf(stderr, "no usable CUDA device: nothing to flip\n");
         return kNoGpu;
     }
-    if (cvcuda::version() != CV_VERSION_NUMBER) throw std::runtime_error("library and header versions differ");
+    if (cvcuda::version() != CVCUDA_C_VERSION_NUMBER) throw std::runtime_error("library and header versions differ");
 
     const int64_t rowBytes = kWidth * kChannels * 4, pitch = (rowBytes + 511) / 512 * 512;
     std::vector<float> image(static_cast<size_t>(kHeight) * kWidth * kChannels), result(image.size());

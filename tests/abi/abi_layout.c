@@ -1,5 +1,5 @@
 /* Prints, as JSON, what the C compiler makes of the public structs and enums: sizeof, alignment and every field's
- * offset and size. test_ctypes_abi.py compares it with what the ctypes binding declares (issue 7). */
+ * offset and size. test_ctypes_abi.py compares it with what the ctypes binding declares. */
 #include <cvcuda/cvcuda.h>
 
 #include <stddef.h>
@@ -90,6 +90,6 @@ int main(void) {
            "\"cvInterp\": %zu, \"cvBorderMode\": %zu, \"cvColorConversion\": %zu, \"cvColorSpec\": %zu},\n",
            sizeof(cvStatus), sizeof(cvDataType), sizeof(cvCaiStreamKind), sizeof(cvRoundMode), sizeof(cvInterp),
            sizeof(cvBorderMode), sizeof(cvColorConversion), sizeof(cvColorSpec));
-    printf(" \"constants\": {\"CV_MAX_DIMS\": %d, \"CV_VERSION_NUMBER\": %d}}\n", CV_MAX_DIMS, CV_VERSION_NUMBER);
+    printf(" \"constants\": {\"CV_MAX_DIMS\": %d, \"CVCUDA_C_VERSION_NUMBER\": %d}}\n", CV_MAX_DIMS, CVCUDA_C_VERSION_NUMBER);
     return 0;
 }

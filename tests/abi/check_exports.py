@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The exported symbols of libcvcuda_c (nm -D --defined-only) are exactly the functions of the version script, each
-in its version node, and exactly the CV_API functions the public headers declare (issue 7).
+in its version node, and exactly the CV_API functions the public headers declare.
 
 Usage: check_exports.py NM LIBRARY VERSION_SCRIPT HEADER_DIR
 """

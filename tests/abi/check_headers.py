@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Every public header compiles on its own, with no CUDA header on the include path (issue 7): the C headers as C99
+"""Every public header compiles on its own, with no CUDA header on the include path: the C headers as C99
 and C11 and as C++11 and C++17, cvcuda.hpp as C++11 and C++17, each with -Wall -Wextra -pedantic -Werror.
 
 Usage: check_headers.py INCLUDE_DIR --cc CC [--cc CC2] --cxx CXX [--cxx CXX2]

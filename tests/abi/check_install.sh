@@ -1,6 +1,6 @@
 #!/bin/sh
 # `meson install` lays out headers, the versioned library, cvcuda_c.pc and the CMake package, and the C and C++
-# samples build against the installed tree with pkg-config and with find_package(cvcuda_c) (issue 7). The built
+# samples build against the installed tree with pkg-config and with find_package(cvcuda_c). The built
 # samples then run: exit 0 (flipped on a GPU) or 77 (no GPU) proves they load the installed library.
 # Usage: check_install.sh BUILD_DIR SOURCE_DIR WORK_DIR CUDA_ROOT
 set -eu
@@ -28,7 +28,7 @@ echo "installed layout: ok ($libdir, $includedir)"
 
 # pkg-config: the sysroot prefix maps the .pc's absolute paths into the destdir.
 export PKG_CONFIG_PATH="$(dirname "$pc")" PKG_CONFIG_SYSROOT_DIR="$root"
-header_version=$(awk '/^#define CV_VERSION_(MAJOR|MINOR|PATCH) /{v = v (v == "" ? "" : ".") $3} END{print v}' \
+header_version=$(awk '/^#define CVCUDA_C_VERSION_(MAJOR|MINOR|PATCH) /{v = v (v == "" ? "" : ".") $3} END{print v}' \
   "$source/include/cvcuda/version.h")
 [ "$(pkg-config --modversion cvcuda_c)" = "$header_version" ] ||
   fail "pkg-config says version $(pkg-config --modversion cvcuda_c), the header $header_version"

@@ -1,4 +1,4 @@
-/* The plugin host on a GPU machine (issue 7): loading the library and wrapping a buffer leave CUDA's primary context
+/* The plugin host on a GPU machine: loading the library and wrapping a buffer leave CUDA's primary context
  * inactive (no CUDA work at load or wrap); GPU work still in flight when the host lets go is drained by
  * cvSyncAndCollect before dlclose (cleanup callbacks run, nothing stays alive), and the library can be loaded again.
  * Exits 77 (skipped) without a GPU. The driver API (libcuda.so.1) is loaded at run time, so the program starts on a

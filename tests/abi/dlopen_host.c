@@ -1,4 +1,4 @@
-/* A plugin host (issue 7): dlopen()s libcvcuda_c.so.1 with RTLD_LOCAL, resolves the API with dlsym, uses it and
+/* A plugin host: dlopen()s libcvcuda_c.so.1 with RTLD_LOCAL, resolves the API with dlsym, uses it and
  * dlclose()s it, 100 times; then two independent plugins load it in one process. Checks that loading starts no
  * thread, that cleanup callbacks run before dlclose, and that the last dlclose really unmaps the library (no
  * thread_local destructor or unique symbol pins it). Run under valgrind it also shows that the cycles leak nothing.
@@ -47,7 +47,7 @@ static int oneCycle(const char *libraryPath, int cycle, int threadsBefore) {
     CvApi api;
     CHECK(cvApiOpen(&api, libraryPath) == 0);
     CHECK(threadCount() == threadsBefore);
-    CHECK(api.getVersion() == CV_VERSION_NUMBER);
+    CHECK(api.getVersion() == CVCUDA_C_VERSION_NUMBER);
 
     cvArrayInterface cai = CV_ARRAY_INTERFACE_INIT;
     cai.data = 0x7f0000200000ull + (uint64_t)cycle * 4096;

@@ -11,8 +11,8 @@ __attribute__((visibility("default"))) int pluginLoad(const char *libraryPath) {
 
 /* Uses the library: version, a wrap and its description, and a failing call with its message. 0 on success. */
 __attribute__((visibility("default"))) int pluginUse(uint64_t data) {
-    if (gApi.getVersion() != CV_VERSION_NUMBER) {
-        printf("%s: version %u, header %u\n", PLUGIN_NAME, gApi.getVersion(), CV_VERSION_NUMBER);
+    if (gApi.getVersion() != CVCUDA_C_VERSION_NUMBER) {
+        printf("%s: version %u, header %u\n", PLUGIN_NAME, gApi.getVersion(), CVCUDA_C_VERSION_NUMBER);
         return 1;
     }
     cvArrayInterface cai = CV_ARRAY_INTERFACE_INIT;

@@ -1,4 +1,4 @@
-"""The ABI as ctypes sees it (issue 7): struct sizes and field offsets equal what the C compiler reports
+"""The ABI as ctypes sees it: struct sizes and field offsets equal what the C compiler reports
 (abi_layout), every exported function is declared, and the no-GPU paths behave.
 
 Environment: CVCUDA_C_LIBRARY (path of libcvcuda_c.so.1), CVCUDA_ABI_LAYOUT (path of the abi_layout program),
@@ -73,7 +73,7 @@ class NoGpuPaths(unittest.TestCase):
         self.assertEqual(set(cv.SIGNATURES), exported)
 
     def test_version_matches_the_header(self):
-        self.assertEqual(self.lib.cvGetVersion(), self.c["constants"]["CV_VERSION_NUMBER"])
+        self.assertEqual(self.lib.cvGetVersion(), self.c["constants"]["CVCUDA_C_VERSION_NUMBER"])
 
     def test_status_names(self):
         self.assertEqual(self.lib.cvStatusName(cv.CV_ERROR_NO_DEVICE), b"CV_ERROR_NO_DEVICE")

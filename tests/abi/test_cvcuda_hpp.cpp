@@ -1,5 +1,5 @@
 // The C++ wrapper (include/cvcuda/cvcuda.hpp) as a consumer of the shared library uses it: RAII references,
-// exceptions that carry the library's message and status (issue 7). Needs no GPU.
+// exceptions that carry the library's message and status. Needs no GPU.
 #include <catch2/catch_test_macros.hpp>
 #include <cvcuda/cvcuda.hpp>
 
@@ -27,7 +27,7 @@ void countCleanup(void *userData) { ++*static_cast<int *>(userData); }
 
 } // namespace
 
-TEST_CASE("cvcuda::version is the header's", "[cpp]") { CHECK(cvcuda::version() == CV_VERSION_NUMBER); }
+TEST_CASE("cvcuda::version is the header's", "[cpp]") { CHECK(cvcuda::version() == CVCUDA_C_VERSION_NUMBER); }
 
 TEST_CASE("cvcuda::Error carries the library's message and status", "[cpp]") {
     try {

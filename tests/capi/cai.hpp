@@ -36,6 +36,12 @@ inline void setStream(cvArrayInterface &cai, int64_t value) {
     cai.stream = value;
 }
 
+// Stores any 32-bit value in an enum field, as a C caller may; C++ code must not load the field afterwards.
+template <class E> void setRawEnum(E &field, int32_t value) {
+    static_assert(sizeof(E) == sizeof(value), "public enums are 32-bit");
+    std::memcpy(&field, &value, sizeof(value));
+}
+
 inline std::string lastError() { return cvGetLastErrorMessage(); }
 
 // Owns one reference to a tensor for the scope of a test.

@@ -5,6 +5,7 @@
 
 #include "cai.hpp"
 
+#include "../../capi/firewall.hpp"
 #include "../../core/error.hpp"
 #include "../../core/tensor.hpp"
 
@@ -38,7 +39,7 @@ inline cv::Tensor &wrapSpec(TensorRef &ref, const Spec &s) {
     cai.readonly = s.readonly;
     cai.streamKind = CV_CAI_STREAM_NONE; // ready: nothing to settle at first use
     REQUIRE(cvTensorWrap(&cai, s.layout, &ref.t) == CV_SUCCESS);
-    return *reinterpret_cast<cv::Tensor *>(ref.t);
+    return cv::capi::deref<cv::Tensor>(ref.t, "tensor"); // handles are not pointers (capi/handle_table.hpp)
 }
 
 // Runs `plan` under the name of C function `function`; returns the status and leaves the message in `message`.
@@ -54,7 +55,7 @@ template <class F> cvStatus runPlan(const char *function, F &&plan, std::string 
 }
 
 // A rejection's message starts with the function and contains every one of `parts` (argument, value, rule).
-inline void checkMessage(const std::string &message, const char *function, std::initializer_list<const char *> parts) {
+inline void checkMessage(const std::string &message, const char *function, const std::vector<const char *> &parts) {
     INFO("message: " << message);
     CHECK(message.rfind(std::string(function) + ": ", 0) == 0);
     for (const char *part : parts) CHECK(message.find(part) != std::string::npos);

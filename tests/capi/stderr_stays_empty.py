@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Runs a test program and fails when anything was written to stderr: the library never prints (issue 3).
+"""Runs a test program and fails when anything was written to stderr: the library never prints.
 
 Usage: stderr_stays_empty.py PROGRAM [ARGS...]. stdout passes through; the exit status is the program's (77, a
 skip, included) unless stderr was not empty, then 1.

@@ -20,7 +20,7 @@ struct Row {
     Spec src, dst;
     int32_t top, left, mode;
     cvStatus status;
-    std::initializer_list<const char *> parts;
+    std::vector<const char *> parts; // not an initializer_list: its array would die with the row's braces
 };
 
 constexpr cvStatus kOk = CV_SUCCESS, kInvalid = CV_ERROR_INVALID_ARGUMENT;

@@ -18,7 +18,9 @@ struct Row {
     int32_t spec;
     Spec src, dst;
     cvStatus status;
-    std::initializer_list<const char *> parts; // message parts (rejections) — or nothing
+    // Message parts (rejections) or nothing. A vector: an initializer_list member would point at an array that dies
+    // with the braced row that made it (ASan: stack-use-after-return).
+    std::vector<const char *> parts;
 };
 
 constexpr cvStatus kOk = CV_SUCCESS, kInvalid = CV_ERROR_INVALID_ARGUMENT, kUnsupported = CV_ERROR_NOT_SUPPORTED;

@@ -1,4 +1,4 @@
-// Behaviour without a usable CUDA device (issue 3): everything that needs a device returns CV_ERROR_NO_DEVICE with a
+// Behaviour without a usable CUDA device: everything that needs a device returns CV_ERROR_NO_DEVICE with a
 // message; validation still comes first. On a GPU machine these tests skip in the plain run and run in the
 // 'capi-no-device' run, which hides the GPUs (CUDA_VISIBLE_DEVICES=).
 #include "cai.hpp"
@@ -117,5 +117,5 @@ TEST_CASE("without a device, wrap, export, queries and collection work", "[nodev
     CHECK(cvSyncAndCollect() == CV_SUCCESS);
     CHECK(cvStreamSync(nullptr) == CV_ERROR_INVALID_ARGUMENT);
     CHECK(lastError() == "cvStreamSync: stream is NULL");
-    CHECK(cvGetVersion() == CV_VERSION_NUMBER);
+    CHECK(cvGetVersion() == CVCUDA_C_VERSION_NUMBER);
 }

@@ -53,7 +53,7 @@ struct Pool {
         REQUIRE(cvTensorWrap(&cai, s.layout, &t) == CV_SUCCESS);
         handles.push_back(t);
         cv::detail::setCurrentFunction(function);
-        return *reinterpret_cast<cv::Tensor *>(t);
+        return cv::capi::deref<cv::Tensor>(t, "tensor"); // handles are not pointers (capi/handle_table.hpp)
     }
 };
 

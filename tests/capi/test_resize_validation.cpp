@@ -4,6 +4,7 @@
 // value and rule. Accepted rows check the kernel view the planner builds.
 #include "cai.hpp"
 
+#include "../../capi/firewall.hpp"
 #include "../../core/error.hpp"
 #include "../../core/ops/resize.hpp"
 #include "../../core/tensor.hpp"
@@ -134,8 +135,9 @@ struct Outcome {
 Outcome plan(const Row &r, cvTensor src, cvTensor dst) {
     Outcome out;
     cv::detail::setCurrentFunction(functionOf(r.op));
-    const auto &s = *reinterpret_cast<cv::Tensor *>(src);
-    const auto &d = *reinterpret_cast<cv::Tensor *>(dst);
+    // Handles are not pointers (capi/handle_table.hpp).
+    const auto &s = cv::capi::deref<cv::Tensor>(src, "src");
+    const auto &d = cv::capi::deref<cv::Tensor>(dst, "dst");
     try {
         if (r.op == Op::Resize) cv::planResize(s, d, r.interp, out.resize);
         if (r.op == Op::Torchvision) cv::planResizeTorchvision(s, d, r.interp, 1, out.resize);
@@ -176,7 +178,7 @@ TEST_CASE("resize planner: the [N, H, W, C] view of every layout", "[capi][resiz
     REQUIRE(cvTensorWrap(&d, "NCHW", &dst.t) == CV_SUCCESS);
     cvk::ResizeParams p{};
     cv::detail::setCurrentFunction("cvResize");
-    REQUIRE(cv::planResize(*reinterpret_cast<cv::Tensor *>(src.t), *reinterpret_cast<cv::Tensor *>(dst.t), CV_INTERP_AREA, p));
+    REQUIRE(cv::planResize(cv::capi::deref<cv::Tensor>(src.t, "tensor"), cv::capi::deref<cv::Tensor>(dst.t, "tensor"), CV_INTERP_AREA, p));
     CHECK(p.src.shape[cvk::kN] == 2);
     CHECK(p.src.shape[cvk::kC] == 3);
     CHECK(p.src.shape[cvk::kH] == 9);
@@ -194,7 +196,7 @@ TEST_CASE("resize planner: the [N, H, W, C] view of every layout", "[capi][resiz
     TensorRef es, ed;
     REQUIRE(cvTensorWrap(&e, "NHWC", &es.t) == CV_SUCCESS);
     REQUIRE(cvTensorWrap(&f, "NHWC", &ed.t) == CV_SUCCESS);
-    CHECK_FALSE(cv::planResize(*reinterpret_cast<cv::Tensor *>(es.t), *reinterpret_cast<cv::Tensor *>(ed.t), CV_INTERP_LINEAR, p));
+    CHECK_FALSE(cv::planResize(cv::capi::deref<cv::Tensor>(es.t, "tensor"), cv::capi::deref<cv::Tensor>(ed.t, "tensor"), CV_INTERP_LINEAR, p));
 }
 
 TEST_CASE("cvResizeCropConvertReformat checks params before anything else it needs", "[capi][resize]") {

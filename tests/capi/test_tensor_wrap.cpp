@@ -1,7 +1,8 @@
-// cvTensorWrap validation, one row per case (issue 3): every row asserts the exact status; a rejection's message must
+// cvTensorWrap validation, one row per case: every row asserts the exact status; a rejection's message must
 // name the field, the offending value and the rule; an accepted row's description is checked through cvTensorGetInfo.
 #include "cai.hpp"
 #include "gpu.hpp"
+#include "raw_enums.h"
 
 #include <catch2/catch_test_macros.hpp>
 #include <cvcuda/cvcuda.h>
@@ -137,6 +138,21 @@ const std::vector<WrapRow> &rows() {
         reject("element count overflows 64 bits",
                edited(makeCai("|u1", {int64_t(1) << 32, int64_t(1) << 32}), [](auto &c) { setStrides(c, {0, 0}); }), "HW",
                kInvalid, "shape[1]", "=4294967296", "overflow"),
+        // an empty tensor is accepted whatever the order of its extents: no element count or size can overflow
+        accept("empty: zero extent first, huge extents after",
+               edited(makeCai("|u1", {0, int64_t(1) << 62, 4}), [](auto &c) { setStrides(c, {4, 4, 1}); }), nullptr,
+               CV_DTYPE_UINT8, {4, 4, 1}),
+        accept("empty: zero extent last, huge extents before",
+               edited(makeCai("|u1", {int64_t(1) << 62, 4, 0}), [](auto &c) { setStrides(c, {4, 1, 1}); }), nullptr,
+               CV_DTYPE_UINT8, {4, 1, 1}),
+        accept("empty: zero extent in the middle", edited(makeCai("<f4", {int64_t(1) << 40, 0, int64_t(1) << 40}),
+               [](auto &c) { setStrides(c, {4, 4, 4}); }), nullptr, CV_DTYPE_FLOAT32, {4, 4, 4}),
+        accept("empty contiguous: zero extent last, huge extents before", makeCai("|u1", {int64_t(1) << 62, 4, 0}), nullptr,
+               CV_DTYPE_UINT8, {4, 1, 1}),
+        accept("empty contiguous: extents whose product overflows", makeCai("<f4", {int64_t(1) << 30, int64_t(1) << 40, 0}),
+               nullptr, CV_DTYPE_FLOAT32, {int64_t(1) << 42, 4, 4}),
+        reject("empty contiguous whose outer stride cannot be represented", makeCai("|u1", {0, int64_t(1) << 62, 4}), nullptr,
+               kInvalid, "shape[1]", "=4611686018427387904", "strides overflow"),
         reject("extent past the end of the address space", makeCai("|u1", {1024}, 0xffffffffffffff00ull), "W", kInvalid, "data",
                "=0xffffffffffffff00", "outside the address space"),
 
@@ -150,7 +166,7 @@ const std::vector<WrapRow> &rows() {
         reject("layout lower-case label", makeCai("|u1", {2, 3, 4}), "hwc", kInvalid, "layout", "'hwc'", "unknown label 'h'"),
         reject("layout repeated label", makeCai("|u1", {2, 3, 4}), "HWH", kInvalid, "layout", "'HWH'", "repeats the label 'H'"),
 
-        // the CAI "stream" key (ARCHITECTURE.md producer table); > 2 needs a GPU and has its own test below
+        // the CAI "stream" key (docs/streams.md, the producer table); > 2 needs a GPU and has its own test below
         accept("stream: CAI v2 (no key)", edited(makeCai("|u1", {2, 3}), [](auto &c) { c.version = 2; }), "HW", CV_DTYPE_UINT8),
         accept("stream: v3, key absent", makeCai("|u1", {2, 3}), "HW", CV_DTYPE_UINT8),
         accept("stream: None", edited(makeCai("|u1", {2, 3}), [](auto &c) { c.streamKind = CV_CAI_STREAM_NONE; }), "HW",
@@ -167,8 +183,16 @@ const std::vector<WrapRow> &rows() {
         reject("stream: INT64_MIN", edited(makeCai("|u1", {2, 3}), [](auto &c) { setStream(c, INT64_MIN); }), "HW", kInvalid,
                "stream", "=-9223372036854775808", "only -1"),
         reject("streamKind not in the enum",
-               edited(makeCai("|u1", {2, 3}), [](auto &c) { c.streamKind = static_cast<cvCaiStreamKind>(3); }), "HW", kInvalid,
+               edited(makeCai("|u1", {2, 3}), [](auto &c) { setRawEnum(c.streamKind, 3); }), "HW", kInvalid,
                "streamKind", "=3", "not a cvCaiStreamKind"),
+        reject("streamKind negative (outside the C++ enum's range)",
+               edited(makeCai("|u1", {2, 3}), [](auto &c) { setRawEnum(c.streamKind, -1); }), "HW", kInvalid,
+               "streamKind", "=-1", "not a cvCaiStreamKind"),
+        reject("streamKind INT32_MIN", edited(makeCai("|u1", {2, 3}), [](auto &c) { setRawEnum(c.streamKind, INT32_MIN); }),
+               "HW", kInvalid, "streamKind", "=-2147483648", "not a cvCaiStreamKind"),
+        reject("dtype negative (outside the C++ enum's range)",
+               edited(makeCai("|u1", {2, 3}), [](auto &c) { setRawEnum(c.dtype, -7); }), "HW", kInvalid, "dtype", "=-7",
+               "not a cvDataType"),
 
         // struct header
         accept("readonly data", edited(makeCai("|u1", {2, 3}), [](auto &c) { c.readonly = 1; }), "HW", CV_DTYPE_UINT8),
@@ -267,4 +291,18 @@ TEST_CASE("cvTensorWrap records an event on a real producer stream", "[wrap][gpu
     REQUIRE(cvSyncAndCollect() == CV_SUCCESS);
     CVTEST_CUDA(cudaFree(buffer));
     CVTEST_CUDA(cudaStreamDestroy(producer));
+}
+
+// Enum arguments a C caller may pass although they name no enumerator: answered, never undefined behaviour.
+TEST_CASE("enum arguments outside their enums", "[wrap][types]") {
+    const int32_t values[] = {-1, -7, INT32_MIN, 16, 1000, INT32_MAX};
+    for (const int32_t v : values) {
+        INFO("value " << v);
+        CHECK(std::string(cvtestStatusName(v)) == "CV_STATUS_UNKNOWN");
+        CHECK(std::string(cvtestDataTypeName(v)) == "unspecified");
+        CHECK(std::string(cvtestDataTypeTypestr(v)) == "");
+        CHECK(cvtestDataTypeItemSize(v) == 0);
+        CHECK(cvtestTensorCreate(v) == CV_ERROR_INVALID_ARGUMENT);
+        CHECK(lastError() == "cvTensorCreate: dtype=" + std::to_string(v) + " is not a cvDataType");
+    }
 }

@@ -4,6 +4,7 @@
 // under CVCUDA_REQUIRE_MULTI_GPU=1); the one-GPU cases run every (current, target) device pair the machine has.
 #include "engine_fixtures.hpp"
 
+#include "../../capi/firewall.hpp"
 #include "../../core/tensor.hpp"
 
 #include <cvcuda/dlpack_interop.h>
@@ -282,7 +283,7 @@ TEST_CASE("devices: a tensor used on another device's stream is an error naming 
     dst.fill(kPoison);
     Stream s = streamOn(0);
     Tensor ts = wrap(src, kShape, kCaiNone), td = wrap(dst, kShape, kCaiNone);
-    auto *forged = reinterpret_cast<cv::Tensor *>(ts.get());
+    cv::Tensor *forged = &cv::capi::deref<cv::Tensor>(ts.get(), "src"); // handles are not pointers (capi/handle_table.hpp)
     forged->device = 7;
     forged->checked.store(true);
     const int before = currentDevice();

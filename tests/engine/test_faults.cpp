@@ -90,9 +90,17 @@ TEST_CASE("8 threads x 10000 operations sharing tensors: every result equals the
     std::condition_variable turnChanged;
     int turn = 0; // whose turn it is to write the shared tensor
     std::atomic<int> failures{0};
+    // Handles are made here: Catch2's assertions (inside createStream and wrap) may not run on other threads.
+    std::vector<Stream> streams;
+    std::vector<Tensor> wrappedA, wrappedB;
+    for (int i = 0; i < kThreads; ++i) {
+        streams.push_back(createStream());
+        wrappedA.push_back(wrap(*privA[i], shape, kCaiNone));
+        wrappedB.push_back(wrap(*privB[i], shape, kCaiNone));
+    }
     auto worker = [&](int id) {
-        Stream s = createStream();
-        Tensor a = wrap(*privA[id], shape, kCaiNone), b = wrap(*privB[id], shape, kCaiNone);
+        const Stream &s = streams[id];
+        const Tensor &a = wrappedA[id], &b = wrappedB[id];
         for (int r = 0; r < kRounds; ++r) {
             // 4 operations a round: two on private memory from the shared source, then (in turn) shared -> b and
             // a -> shared, so the shared tensor's content is the previous writer's a, flipped.

@@ -38,4 +38,4 @@ def test_header_constants_reach_python():
     with open(os.path.join(ROOT, "include", "cvcuda", "types.h")) as f:
         max_dims = int(re.search(r"#define CV_MAX_DIMS (\d+)", f.read()).group(1))
     assert lib.CV_MAX_DIMS == max_dims
-    assert generated.ffi.integer_const("CV_VERSION_NUMBER") == lib.cvGetVersion()
+    assert generated.ffi.integer_const("CVCUDA_C_VERSION_NUMBER") == lib.cvGetVersion()

@@ -1,4 +1,4 @@
-"""The object passed to as_tensor lives until the Tensor is gone AND the GPU work using it has completed (issue 6),
+"""The object passed to as_tensor lives until the Tensor is gone AND the GPU work using it has completed,
 and is released after that. Negative control: the same run with the keep-alive disabled shows corruption."""
 
 import gc

@@ -31,10 +31,10 @@ def _load():
             f"libcvcuda_c.so.1 or install the package with pip"
         ) from exc
     loaded = library.cvGetVersion()
-    if loaded // 10000 != library.CV_VERSION_MAJOR:
+    if loaded // 10000 != library.CVCUDA_C_VERSION_MAJOR:
         raise ImportError(
             f"cvcuda: {candidates[0]!r} is version {loaded} but these bindings were generated from headers of version "
-            f"{library.CV_VERSION_NUMBER}: the major versions differ"
+            f"{library.CVCUDA_C_VERSION_NUMBER}: the major versions differ"
         )
     return library
 

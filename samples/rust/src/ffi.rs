@@ -26,10 +26,10 @@ pub const CV_CAI_STREAM_ABSENT: cvCaiStreamKind = 0;
 pub const CV_CAI_STREAM_NONE: cvCaiStreamKind = 1;
 pub const CV_CAI_STREAM_INTEGER: cvCaiStreamKind = 2;
 
-pub const CV_VERSION_MAJOR: u32 = 0;
-pub const CV_VERSION_MINOR: u32 = 1;
-pub const CV_VERSION_PATCH: u32 = 0;
-pub const CV_VERSION_NUMBER: u32 = CV_VERSION_MAJOR * 10000 + CV_VERSION_MINOR * 100 + CV_VERSION_PATCH;
+pub const CVCUDA_C_VERSION_MAJOR: u32 = 0;
+pub const CVCUDA_C_VERSION_MINOR: u32 = 1;
+pub const CVCUDA_C_VERSION_PATCH: u32 = 0;
+pub const CVCUDA_C_VERSION_NUMBER: u32 = CVCUDA_C_VERSION_MAJOR * 10000 + CVCUDA_C_VERSION_MINOR * 100 + CVCUDA_C_VERSION_PATCH;
 
 #[repr(C)]
 pub struct cvTensor_t {

@@ -45,7 +45,7 @@ pub fn status_name(status: ffi::cvStatus) -> &'static str {
     unsafe { CStr::from_ptr(ffi::cvStatusName(status)) }.to_str().unwrap_or("CV_STATUS_UNKNOWN")
 }
 
-/// Version of the loaded library, CV_VERSION_NUMBER encoding.
+/// Version of the loaded library, CVCUDA_C_VERSION_NUMBER encoding.
 pub fn version() -> u32 {
     // SAFETY: no arguments, cannot fail.
     unsafe { ffi::cvGetVersion() }
@@ -197,7 +197,7 @@ mod tests {
 
     #[test]
     fn version_matches_these_declarations() {
-        assert_eq!(version(), ffi::CV_VERSION_NUMBER);
+        assert_eq!(version(), ffi::CVCUDA_C_VERSION_NUMBER);
     }
 
     // The library writes structSize = sizeof(struct) as its C compiler sees it: the Rust layouts must agree. The

@@ -11,8 +11,8 @@ use std::process::ExitCode;
 const NO_GPU: u8 = 77;
 
 fn no_gpu_paths() -> Result<(), String> {
-    if version() != ffi::CV_VERSION_NUMBER {
-        return Err(format!("library version {} but these declarations are {}", version(), ffi::CV_VERSION_NUMBER));
+    if version() != ffi::CVCUDA_C_VERSION_NUMBER {
+        return Err(format!("library version {} but these declarations are {}", version(), ffi::CVCUDA_C_VERSION_NUMBER));
     }
     println!("libcvcuda_c version {}", version());
 
