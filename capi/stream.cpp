@@ -31,11 +31,40 @@ cvStatus cvStreamCreateWithHandle(void **cudaStream, cvStream *out) {
     });
 }
 
+cvStatus cvStreamCreateOnDevice(int32_t device, void **cudaStream, cvStream *out) {
+    return capi::guarded(__func__, [&] {
+        capi::requireOut(out, "out");
+        requireDeviceIndex(device, "device");
+        Ref<Stream> s = Stream::create(device);
+        void *handle = s->handle();
+        *out = capi::newHandle<cvStream>(std::move(s));
+        if (cudaStream != nullptr) *cudaStream = handle;
+    });
+}
+
+cvStatus cvStreamGetDevice(cvStream stream, int32_t *device) {
+    return capi::guarded(__func__, [&] {
+        const Stream &s = capi::deref<Stream>(stream, "stream");
+        capi::requireOut(device, "device");
+        *device = s.device();
+    });
+}
+
 cvStatus cvStreamWrap(void *cudaStream, cvStream *out) {
     return capi::guarded(__func__, [&] {
         capi::requireOut(out, "out");
         Ref<Stream> s = Stream::adopt(static_cast<cudaStream_t>(cudaStream));
         loadKernels(s->device());
+        *out = capi::newHandle<cvStream>(std::move(s));
+    });
+}
+
+cvStatus cvStreamWrapDefault(int32_t device, cvStream *out) {
+    return capi::guarded(__func__, [&] {
+        capi::requireOut(out, "out");
+        requireDeviceIndex(device, "device");
+        Ref<Stream> s = Stream::adoptDefault(device);
+        loadKernels(device);
         *out = capi::newHandle<cvStream>(std::move(s));
     });
 }
@@ -59,9 +88,11 @@ cvStatus cvStreamGetHandle(cvStream stream, void **cudaStream) {
 cvStatus cvStreamSync(cvStream stream) {
     return capi::guarded(__func__, [&] {
         Stream &s = capi::deref<Stream>(stream, "stream");
-        DeviceGuard guard(s.device());
-        s.synchronize();
-        hazards::collect(false);
+        {
+            DeviceGuard guard(s.device());
+            s.synchronize();
+        }
+        hazards::collect(false); // cleanup callbacks run with the caller's current device
     });
 }
 

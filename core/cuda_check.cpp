@@ -3,6 +3,7 @@
 #include "error.hpp"
 
 #include <atomic>
+#include <string>
 
 namespace cv {
 
@@ -47,6 +48,24 @@ int currentDevice() {
     int device = 0;
     checkCuda(cudaGetDevice(&device), "cudaGetDevice");
     return device;
+}
+
+int deviceCount() noexcept {
+    int count = 0;
+    if (cudaGetDeviceCount(&count) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return 0;
+    }
+    return count;
+}
+
+void requireDeviceIndex(int device, const char *argument) {
+    requireDevice();
+    const int count = deviceCount();
+    if (device >= 0 && device < count) return;
+    const std::string seen = count == 1 ? "1 device (index 0)" : concat(count, " devices (indices 0..", count - 1, ")");
+    invalid(currentFunction(), ": ", argument, "=", device, " is not a CUDA device index: this process sees ", seen,
+            "; CUDA_VISIBLE_DEVICES renumbers the visible devices from 0");
 }
 
 DeviceGuard::DeviceGuard(int device) {

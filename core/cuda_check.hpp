@@ -18,6 +18,13 @@ bool deviceAvailable() noexcept;
 // The calling thread's current device (requires a device).
 int currentDevice();
 
+// The number of CUDA devices this process sees (CUDA_VISIBLE_DEVICES applies), 0 without a device or driver.
+int deviceCount() noexcept;
+
+// Throws CV_ERROR_INVALID_ARGUMENT naming `argument`, the value and the devices there are unless `device` is one of
+// them (CV_ERROR_NO_DEVICE when there is none). No device is made current.
+void requireDeviceIndex(int device, const char *argument);
+
 // Puts the calling thread in cudaStreamCaptureModeRelaxed for the guard's lifetime. While any thread captures a
 // stream in cudaStreamCaptureModeGlobal (torch.cuda.graph's default), "potentially unsafe" calls such as
 // cudaEventQuery, cudaMemPoolCreate, cudaStreamCreate or a lazy module load would fail and invalidate that capture;
@@ -37,7 +44,9 @@ private:
     bool exchanged_;
 };
 
-// Sets the calling thread's device for the guard's lifetime when it differs (cheap when it does not).
+// Sets the calling thread's device for the guard's lifetime when it differs, and restores the previous one when the
+// guard goes, also while an exception unwinds: a call never changes its caller's current device. When the device is
+// already current it costs one cudaGetDevice (a thread-local read) and sets nothing.
 class DeviceGuard {
 public:
     explicit DeviceGuard(int device);

@@ -36,6 +36,8 @@ int checkDeviceMemory(const TensorDesc &d) {
         invalid(currentFunction(), ": data=0x", std::hex, d.data, std::dec, " is ",
                 attr.type == cudaMemoryTypeHost ? "host memory" : "not CUDA device memory",
                 "; move the array to the GPU first (e.g. torch's .cuda())");
+    // The allocation is looked up with its own device current, whatever the caller's (its context owns it).
+    DeviceGuard guard(attr.type == cudaMemoryTypeDevice ? attr.device : currentDevice());
     if (GetAddressRange range = addressRangeFn()) {
         CUdeviceptr base = 0;
         size_t size = 0;

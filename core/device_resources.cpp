@@ -25,8 +25,8 @@ DeviceResources *makeResources(int device) {
     DeviceGuard guard(device);
     RelaxedCaptureMode relaxed; // may be first needed inside a capture (an allocation on a capturing stream)
     auto *r = new DeviceResources;
-    r->allocStream = Stream::createInternal();
-    r->relayStream = Stream::createInternal();
+    r->allocStream = Stream::createInternal(device);
+    r->relayStream = Stream::createInternal(device);
     cudaMemPoolProps props{};
     props.allocType = cudaMemAllocationTypePinned;
     props.location.type = cudaMemLocationTypeDevice;

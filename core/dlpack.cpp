@@ -62,7 +62,7 @@ Ref<Tensor> copyExtent(const Ref<Tensor> &tensor, const Ref<Stream> &consumer, u
     Ref<Tensor> buffer = Tensor::create(1, &bytes, CV_DTYPE_UINT8, nullptr, consumer);
     data = buffer->desc().data - static_cast<uint64_t>(d.extentLo);
     if (bytes > 0)
-        hazards::submit(consumer, {{tensor.get(), false}, {buffer.get(), true}}, [&] {
+        hazards::submit(consumer, {{tensor.get(), false, "tensor"}, {buffer.get(), true, "the copy"}}, [&] {
             checkCuda(cudaMemcpyAsync(reinterpret_cast<void *>(buffer->desc().data),
                                       reinterpret_cast<const void *>(d.addressLo()), static_cast<size_t>(bytes),
                                       cudaMemcpyDeviceToDevice, consumer->handle()),
@@ -167,6 +167,12 @@ Ref<Tensor> wrapDLPack(DLManagedTensorVersioned *managed, const char *layout, co
     Ref<Tensor> t = Tensor::wrap(&cai, layout);
     // Checked after the validation, which needs no GPU (and so no stream): bad input is reported as such everywhere.
     if (!producer) invalid(currentFunction(), ": producer is NULL");
+    // DLPack's contract puts the producer stream on the array's device; another device's stream would order nothing.
+    const DLDevice &device = managed->dl_tensor.device;
+    if (device.device_type == kDLCUDA && t->desc().numel > 0 && device.device_id != producer->device())
+        invalid(currentFunction(), ": dl_tensor.device.device_id=", device.device_id, " but producer is a stream of device ",
+                producer->device(), " (DLPack's producer stream is on the array's device); pass a stream of device ",
+                device.device_id);
     if (t->desc().numel > 0) hazards::addProducer(*t, producer, !producer->owned());
     t->setCleanup(callDeleter, managed); // last: from here on the tensor owns `managed`
     return t;

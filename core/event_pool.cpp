@@ -50,6 +50,9 @@ public:
                 return e;
             }
         }
+        // An event belongs to the device current at its creation, which need not be `device` (a deferred access of
+        // another stream, a release on another thread's device).
+        DeviceGuard guard(device);
         cudaEvent_t handle = nullptr;
         checkCuda(cudaEventCreateWithFlags(&handle, cudaEventDisableTiming), "cudaEventCreateWithFlags");
         return new Event(handle, device);

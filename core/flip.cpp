@@ -98,7 +98,7 @@ bool planFlip(const Tensor &src, const Tensor &dst, int32_t flipCode, cvk::FlipP
 void flip(const Ref<Stream> &stream, Tensor &src, Tensor &dst, int32_t flipCode) {
     cvk::FlipParams p;
     if (!planFlip(src, dst, flipCode, p)) return;
-    hazards::submit(stream, {{&src, false}, {&dst, true}}, [&] {
+    hazards::submit(stream, {{&src, false, "src"}, {&dst, true, "dst"}}, [&] {
         bool launched = false;
         checkCuda(cvk::launchFlip(p, stream->handle(), &launched), "flip kernel launch");
         if (launched) count(stats().kernelLaunches);

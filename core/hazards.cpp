@@ -185,7 +185,7 @@ std::vector<Access> snapshot(Region &root, Reservations *reserved) {
 
 // Device checks of a wrapper's memory (once), outside the engine lock. `stream` is the operation's stream, or null for
 // an export, which leaves the stream checks to the first operation.
-void checkDevice(Tensor &t, const Stream *stream) {
+void checkDevice(Tensor &t, const Stream *stream, const char *name = nullptr) {
     const TensorDesc &d = t.desc();
     if (!t.checked.load(std::memory_order_acquire)) {
         std::lock_guard<std::mutex> lock(t.firstUseMutex);
@@ -195,7 +195,9 @@ void checkDevice(Tensor &t, const Stream *stream) {
         }
     }
     if (stream != nullptr && d.numel > 0 && t.device != stream->device())
-        invalid(currentFunction(), ": a tensor on device ", t.device, " is used on a stream of device ", stream->device());
+        invalid(currentFunction(), ": ", name != nullptr ? name : "a tensor", " is on device ", t.device,
+                " (where its memory is) but the stream is on device ", stream->device(),
+                "; use a stream of device ", t.device, " (cvStreamCreateOnDevice), or a tensor on device ", stream->device());
 }
 
 // The defensive sync owed by wrappers whose producer stream is unknown: one cudaDeviceSynchronize settles every such
@@ -218,7 +220,7 @@ bool settleUnknownProducers(std::initializer_list<Use> uses, const Stream *strea
                  "first use, which is impossible while the stream is being captured into a CUDA graph; declare the producer "
                  "stream in the CAI, or export with stream -1 after synchronising, or use the tensor once before capture");
     }
-    for (const Use &u : uses) checkDevice(*u.tensor, stream);
+    for (const Use &u : uses) checkDevice(*u.tensor, stream, u.name);
     DeviceGuard guard(owing->device);
     checkCuda(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
     count(stats().deviceSyncs);
@@ -369,7 +371,7 @@ void submit(const Ref<Stream> &stream, std::initializer_list<Use> uses, const st
     Engine &e = engine();
     DeviceGuard guard(stream->device());
     settleUnknownProducers(uses, stream.get());
-    for (const Use &u : uses) checkDevice(*u.tensor, stream.get());
+    for (const Use &u : uses) checkDevice(*u.tensor, stream.get(), u.name);
     cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
     checkCuda(cudaStreamIsCapturing(stream->handle(), &capture), "cudaStreamIsCapturing");
     if (capture != cudaStreamCaptureStatusNone) {
@@ -577,7 +579,7 @@ void orderConsumer(Tensor &tensor, const Ref<Stream> &consumer, bool includeRead
     Engine &e = engine();
     DeviceGuard guard(consumer->device());
     settleUnknownProducers({{&tensor, false}}, consumer.get()); // its capture check comes before any other CUDA call
-    checkDevice(tensor, consumer.get());
+    checkDevice(tensor, consumer.get(), "tensor");
     if (!wait || isCapturing(*consumer)) return;
     // As in submit: the events are found (deferred ones reserved) under the lock, recorded and waited on outside it.
     Reservations reserved;
@@ -605,7 +607,9 @@ void orderConsumer(Tensor &tensor, const Ref<Stream> &consumer, bool includeRead
 }
 
 void addConsumer(Tensor &tensor, const Ref<Stream> &consumer) {
-    if (tensor.desc().numel > 0) addProducer(tensor, consumer, true);
+    if (tensor.desc().numel == 0) return;
+    checkDevice(tensor, consumer.get(), "tensor");
+    addProducer(tensor, consumer, true);
 }
 
 void collect(bool wait) {

@@ -41,6 +41,7 @@ public:
 struct Use {
     Tensor *tensor;
     bool write;
+    const char *name = nullptr; // the argument, for messages ("src"); null: "a tensor"
 };
 
 namespace hazards {

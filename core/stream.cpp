@@ -94,18 +94,20 @@ Stream::~Stream() {
     if (!internal_) stats().liveStreams.fetch_sub(1, std::memory_order_relaxed);
 }
 
-Ref<Stream> Stream::createInternal() {
-    Ref<Stream> s = create();
+Ref<Stream> Stream::createInternal(int device) {
+    Ref<Stream> s = create(device);
     s->internal_ = true;
     stats().liveStreams.fetch_sub(1, std::memory_order_relaxed);
     return s;
 }
 
-Ref<Stream> Stream::create() {
-    const int device = currentDevice();
+Ref<Stream> Stream::create() { return create(currentDevice()); }
+
+Ref<Stream> Stream::create(int device) {
     if (Stream *pooled = StreamPool::take(device)) return Ref<Stream>::adopt(pooled);
-    cudaStream_t handle = nullptr;
     loadKernels(device);
+    DeviceGuard guard(device); // cudaStreamCreate makes the stream on the current device
+    cudaStream_t handle = nullptr;
     checkCuda(cudaStreamCreateWithFlags(&handle, cudaStreamNonBlocking), "cudaStreamCreateWithFlags");
     Ref<Stream> s = Ref<Stream>::adopt(new Stream(handle, device, true));
     std::lock_guard<std::mutex> lock(gOwnedMutex);
@@ -133,6 +135,7 @@ Ref<Stream> Stream::adopt(cudaStream_t handle) {
             if (it != gOwned->end() && it->second->tryRetain()) return Ref<Stream>::adopt(it->second);
         }
     }
+    // The legacy default stream is per device: NULL names the current device's.
     int device = currentDevice();
     if (handle != nullptr && handle != cudaStreamLegacy) {
         // cudaStreamGetDevice is illegal while the stream is being captured into a CUDA graph (it invalidates the
@@ -144,5 +147,7 @@ Ref<Stream> Stream::adopt(cudaStream_t handle) {
     }
     return Ref<Stream>::adopt(new Stream(handle, device, false));
 }
+
+Ref<Stream> Stream::adoptDefault(int device) { return Ref<Stream>::adopt(new Stream(nullptr, device, false)); }
 
 } // namespace cv

@@ -13,16 +13,21 @@ namespace cv {
 class Stream final : public RefCounted {
 public:
 
-    // A non-blocking stream on the current device: a released library stream that no handle holds and that has no
-    // work pending (cudaStreamQuery), else a new one.
+    // A non-blocking stream on `device` (a valid index: requireDeviceIndex): a released library stream of that
+    // device that no handle holds and that has no work pending (cudaStreamQuery), else a new one. The caller's
+    // current device is unchanged.
+    static Ref<Stream> create(int device);
+    // The same on the calling thread's current device.
     static Ref<Stream> create();
     // create() for the library's own per-device streams (device_resources.hpp), which live as long as the process
     // and are not counted in cvStats.liveStreams: that count is of streams a handle or tracked work holds.
-    static Ref<Stream> createInternal();
+    static Ref<Stream> createInternal(int device);
     // Adopts `handle` (nullptr = legacy default stream) on its device without owning it. A handle of a stream the
     // library created returns that stream's own object, so hazard state keeps it alive rather than an alias.
     // cudaStreamPerThread is rejected: it names a different stream in every thread.
     static Ref<Stream> adopt(cudaStream_t handle);
+    // CUDA's legacy default stream of `device` (a valid index), adopted.
+    static Ref<Stream> adoptDefault(int device);
 
     cudaStream_t handle() const noexcept { return handle_; }
     int device() const noexcept { return device_; }
@@ -51,6 +56,9 @@ private:
     std::atomic<uint64_t> records_{0}, synced_{0};
 };
 
-inline bool sameStream(const Stream &a, const Stream &b) noexcept { return a.handle() == b.handle(); }
+// One CUDA stream: the legacy (NULL) and per-thread default streams of two devices share a handle value.
+inline bool sameStream(const Stream &a, const Stream &b) noexcept {
+    return a.handle() == b.handle() && a.device() == b.device();
+}
 
 } // namespace cv

@@ -48,7 +48,7 @@ bool planConvertTo(const Tensor &src, const Tensor &dst, double scale, double of
 void convertTo(const Ref<Stream> &stream, Tensor &src, Tensor &dst, double scale, double offset, int32_t round) {
     cvk::ConvertParams p;
     if (!planConvertTo(src, dst, scale, offset, round, p)) return;
-    hazards::submit(stream, {{&src, false}, {&dst, true}}, [&] {
+    hazards::submit(stream, {{&src, false, "src"}, {&dst, true, "dst"}}, [&] {
         checkCuda(cvk::launchConvertTo(p, stream->handle()), "convertto kernel launch");
         count(stats().kernelLaunches);
     });

@@ -78,7 +78,7 @@ bool planCopyMakeBorder(const Tensor &src, const Tensor &dst, const cvCopyMakeBo
 void copyMakeBorder(const Ref<Stream> &stream, Tensor &src, Tensor &dst, const cvCopyMakeBorderParams &params) {
     cvk::CopyMakeBorderParams p;
     if (!planCopyMakeBorder(src, dst, params, p)) return;
-    hazards::submit(stream, {{&src, false}, {&dst, true}}, [&] {
+    hazards::submit(stream, {{&src, false, "src"}, {&dst, true, "dst"}}, [&] {
         checkCuda(cvk::launchCopyMakeBorder(p, stream->handle()), "copymakeborder kernel launch");
         count(stats().kernelLaunches);
     });

@@ -17,7 +17,7 @@ constexpr const char *kLayouts = "HWC,NHWC,CHW,NCHW";
 
 void runCrop(const Ref<Stream> &stream, Tensor &src, Tensor &dst, const cvk::RowView &v) {
     const int32_t itemSize = src.desc().itemSize;
-    hazards::submit(stream, {{&src, false}, {&dst, true}}, [&] {
+    hazards::submit(stream, {{&src, false, "src"}, {&dst, true, "dst"}}, [&] {
         checkCuda(cvk::launchCopy(v, itemSize, stream->handle()), "crop kernel launch");
         count(stats().kernelLaunches);
     });

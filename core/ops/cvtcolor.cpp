@@ -218,7 +218,7 @@ bool planCvtColor(const Tensor &src, const Tensor &dst, int32_t code, int32_t co
 void cvtColor(const Ref<Stream> &stream, Tensor &src, Tensor &dst, int32_t code, int32_t colorSpec) {
     cvk::CvtColorParams p;
     if (!planCvtColor(src, dst, code, colorSpec, p)) return;
-    hazards::submit(stream, {{&src, false}, {&dst, true}}, [&] {
+    hazards::submit(stream, {{&src, false, "src"}, {&dst, true, "dst"}}, [&] {
         checkCuda(cvk::launchCvtColor(p, stream->handle()), "cvtcolor kernel launch");
         count(stats().kernelLaunches);
     });

@@ -87,7 +87,12 @@ void normalize(const Ref<Stream> &stream, Tensor &src, Tensor &dst, Tensor *base
     cvk::NormalizeParams p;
     if (!planNormalize(src, dst, base, scale, params, p)) return;
     // A missing tensor is replaced by src: a second read of src changes nothing in the hazard state.
-    hazards::submit(stream, {{&src, false}, {base ? base : &src, false}, {scale ? scale : &src, false}, {&dst, true}}, [&] {
+    hazards::submit(stream,
+                    {{&src, false, "src"},
+                     {base ? base : &src, false, base ? "params->base" : "src"},
+                     {scale ? scale : &src, false, scale ? "params->scale" : "src"},
+                     {&dst, true, "dst"}},
+                    [&] {
         checkCuda(cvk::launchNormalize(p, stream->handle()), "normalize kernel launch");
         count(stats().kernelLaunches);
     });

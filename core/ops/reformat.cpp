@@ -70,7 +70,7 @@ ReformatPlan planReformat(const Tensor &src, const Tensor &dst) {
 void reformat(const Ref<Stream> &stream, Tensor &src, Tensor &dst) {
     const ReformatPlan plan = planReformat(src, dst);
     if (plan.path == ReformatPlan::Path::Nothing) return;
-    hazards::submit(stream, {{&src, false}, {&dst, true}}, [&] {
+    hazards::submit(stream, {{&src, false, "src"}, {&dst, true, "dst"}}, [&] {
         if (plan.path == ReformatPlan::Path::Transpose)
             checkCuda(cvk::launchReformatTranspose(plan.transpose, stream->handle()), "reformat kernel launch");
         else

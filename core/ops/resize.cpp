@@ -68,7 +68,7 @@ void checkWritable(const TensorDesc &s, const TensorDesc &d) {
 }
 
 template <class Launch> void submit(const Ref<Stream> &stream, Tensor &src, Tensor &dst, Launch &&launch) {
-    hazards::submit(stream, {{&src, false}, {&dst, true}}, [&] {
+    hazards::submit(stream, {{&src, false, "src"}, {&dst, true, "dst"}}, [&] {
         checkCuda(launch(stream->handle()), "resize kernel launch");
         count(stats().kernelLaunches);
     });

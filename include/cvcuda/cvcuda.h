@@ -7,6 +7,7 @@
 #include "version.h"
 #include "status.h"
 #include "types.h"
+#include "device.h"
 #include "array_interface.h"
 #include "stream.h"
 #include "tensor.h"

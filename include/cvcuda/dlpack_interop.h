@@ -61,13 +61,17 @@ CV_API cvStatus cvTensorExportDLPack(cvTensor tensor, cvStream consumer, uint32_
  *  layout: as in cvTensorWrap. DLPACK_FLAG_BITMASK_READ_ONLY makes the tensor read-only.
  *  Accepted: version.major 1; device kDLCUDA or kDLCUDAManaged; the types listed at the top of this header with
  *  lanes 1; ndim 0..CV_MAX_DIMS; strides NULL (C-contiguous) or in elements; data + byte_offset aligned to the item
- *  size. Errors: CV_ERROR_INVALID_ARGUMENT (NULL managed, producer or out; another major version; a host or other
- *  device type; bad shape, strides, layout or alignment), CV_ERROR_NOT_SUPPORTED (a type not listed, lanes != 1),
+ *  size. The tensor's device is where its memory is (its pointer says, at first use), whatever the current device;
+ *  for kDLCUDA, `producer` must be a stream of dl_tensor.device.device_id.
+ *  Errors: CV_ERROR_INVALID_ARGUMENT (NULL managed, producer or out; another major version; a host or other
+ *  device type; bad shape, strides, layout or alignment; a non-empty kDLCUDA tensor whose device_id is not the
+ *  producer stream's device), CV_ERROR_NOT_SUPPORTED (a type not listed, lanes != 1),
  *  CV_ERROR_NO_DEVICE, CV_ERROR_CUDA (recording the event). Needs no GPU for the validation. */
 CV_API cvStatus cvTensorWrapDLPack(struct DLManagedTensorVersioned *managed, const char *layout, cvStream producer,
                                    cvTensor *out);
 
-/** Writes the CUDA device that holds the tensor's memory to *device (what DLPack's __dlpack_device__ reports).
+/** Writes the CUDA device that holds the tensor's memory to *device (what DLPack's __dlpack_device__ reports), read
+ *  from its pointer (cudaPointerGetAttributes), whatever the calling thread's current device; unchanged after.
  *  For wrapped memory the first call does the first-use check (cudaPointerGetAttributes; legal during capture); an
  *  empty wrapped tensor reports the current device. Never blocks.
  *  Errors: CV_ERROR_INVALID_ARGUMENT (NULL tensor or device; wrapped memory that is not device memory),
@@ -79,7 +83,8 @@ CV_API cvStatus cvTensorGetDevice(cvTensor tensor, int32_t *device);
  *  operations on other streams wait on it, and memory the library owns is released only after it. A binding calls it
  *  when a foreign consumer drops an export. While `consumer` is being captured it records nothing (the graph's
  *  launch is not ordered by the library). Never blocks.
- *  Errors: CV_ERROR_INVALID_ARGUMENT (NULL tensor or consumer), CV_ERROR_CUDA. */
+ *  Errors: CV_ERROR_INVALID_ARGUMENT (NULL tensor or consumer; a non-empty tensor on another device than
+ *  `consumer`), CV_ERROR_CUDA. */
 CV_API cvStatus cvTensorAddConsumer(cvTensor tensor, cvStream consumer);
 
 CV_EXTERN_C_END

@@ -1,9 +1,13 @@
 /* cvcuda-c: streams. A cvStream is a reference-counted handle to a CUDA stream, either created (and owned) by the
  * library or adopted from the caller. All library work is enqueued on a stream and is asynchronous to the host.
+ * Devices: a stream belongs to one CUDA device; every call that takes a stream runs on that device under a device
+ * guard and leaves the calling thread's current device as it found it, on every path, errors included; a tensor
+ * used on a stream of another device is an error naming both devices (see device.h).
  * Threading: a cvStream may be used from several threads at once. */
 #ifndef CVCUDA_STREAM_H
 #define CVCUDA_STREAM_H
 
+#include <stdint.h>
 #include "export.h"
 #include "status.h"
 
@@ -26,13 +30,28 @@ typedef struct cvStream_t *cvStream;
  *  Errors: CV_ERROR_INVALID_ARGUMENT (out is NULL), CV_ERROR_NO_DEVICE, CV_ERROR_CUDA. */
 CV_API cvStatus cvStreamCreate(cvStream *out);
 
+/** cvStreamCreate on the CUDA device `device` (0..count-1, see cvDeviceGetCount) instead of the current one; also
+ *  writes the new stream's cudaStream_t to *cudaStream unless cudaStream is NULL. The calling thread's current device
+ *  is the same after the call (also after an error). Operators, allocations (cvTensorCreateOnStream) and exports on
+ *  the stream run on `device` whatever the caller's current device. Streams are pooled per device: a stream of one
+ *  device is never handed out for another.
+ *  Errors: CV_ERROR_INVALID_ARGUMENT (out is NULL; `device` is not a device index: the message names the value and
+ *  the devices this process sees), CV_ERROR_NO_DEVICE, CV_ERROR_CUDA. */
+CV_API cvStatus cvStreamCreateOnDevice(int32_t device, void **cudaStream, cvStream *out);
+
+/** Writes the CUDA device the stream belongs to to *device: the device it was created on (cvStreamCreateOnDevice,
+ *  or the current one for cvStreamCreate), or for an adopted stream the one cvStreamWrap found. Never blocks, makes
+ *  no CUDA call. Errors: CV_ERROR_INVALID_ARGUMENT (NULL stream or device). */
+CV_API cvStatus cvStreamGetDevice(cvStream stream, int32_t *device);
+
 /** cvStreamCreate, also writing the new stream's cudaStream_t to *cudaStream (as cvStreamGetHandle would), in one
  *  call: bindings that need both pay one crossing. Errors: as cvStreamCreate; CV_ERROR_INVALID_ARGUMENT also for a
  *  NULL cudaStream (then *out is untouched and no stream is made). */
 CV_API cvStatus cvStreamCreateWithHandle(void **cudaStream, cvStream *out);
 
 /** Adopts an existing cudaStream_t without taking ownership (it is never destroyed by the library; the caller keeps
- *  it alive while the handle or any work on it is in use). cudaStream == NULL adopts CUDA's legacy default stream.
+ *  it alive while the handle or any work on it is in use). cudaStream == NULL adopts CUDA's legacy default stream
+ *  of the calling thread's current device (each device has its own).
  *  The device is the stream's (cudaStreamGetDevice); while the stream is being captured into a CUDA graph, when CUDA
  *  allows no query of it, the calling thread's current device (where the capturing framework works). Legal during
  *  capture in either mode. *out receives one reference. Loads the library's kernels on
@@ -42,6 +61,13 @@ CV_API cvStatus cvStreamCreateWithHandle(void **cudaStream, cvStream *out);
  *  Errors: CV_ERROR_INVALID_ARGUMENT (out is NULL; cudaStream == cudaStreamPerThread (2), which names a different
  *  stream in each thread, so no cross-stream ordering could follow it), CV_ERROR_NO_DEVICE. */
 CV_API cvStatus cvStreamWrap(void *cudaStream, cvStream *out);
+
+/** Adopts CUDA's legacy default stream of `device` (what cvStreamWrap(NULL, out) gives while `device` is current),
+ *  whatever the calling thread's current device, which is unchanged after the call. *out receives one reference.
+ *  Loads the library's kernels on that device the first time, as cvStreamWrap does.
+ *  Errors: CV_ERROR_INVALID_ARGUMENT (out is NULL; `device` is not a device index), CV_ERROR_NO_DEVICE,
+ *  CV_ERROR_CUDA. */
+CV_API cvStatus cvStreamWrapDefault(int32_t device, cvStream *out);
 
 /** Adds a reference to the handle. NULL, released and invalid handles are ignored. */
 CV_API void cvStreamRetain(cvStream stream);
@@ -56,7 +82,7 @@ CV_API void cvStreamRelease(cvStream stream);
 CV_API cvStatus cvStreamGetHandle(cvStream stream, void **cudaStream);
 
 /** BLOCKS the host until all work enqueued on the stream has completed, then runs the deferred releases that this
- *  makes possible (cleanup callbacks, see cvTensorSetCleanup). Errors: CV_ERROR_INVALID_ARGUMENT (NULL),
+ *  makes possible (cleanup callbacks, see cvTensorSetCleanup, called with the caller's current device). Errors: CV_ERROR_INVALID_ARGUMENT (NULL),
  *  CV_ERROR_CUDA (an earlier asynchronous failure surfaced). */
 CV_API cvStatus cvStreamSync(cvStream stream);
 

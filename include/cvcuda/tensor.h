@@ -31,6 +31,9 @@ typedef struct cvTensor_t *cvTensor;
  *  cai->stream names a real producer stream (an integer > 2) an event is recorded on it now (the CAI's "point of
  *  consumption"), unless that stream is being captured into a CUDA graph (then the graph orders the captured work
  *  that follows, and nothing is recorded); device checks (device memory, which device) happen at the first operation.
+ *  The tensor's device is the one its memory is on (cudaPointerGetAttributes of data, cvTensorGetDevice), whatever
+ *  the calling thread's current device: wrapping memory of device 1 while device 0 is current is fine, and every
+ *  operation on it then needs a stream of device 1 (another device's stream is CV_ERROR_INVALID_ARGUMENT naming both).
  *  layout: NULL (none) or one upper-case label per dimension from N, C, H, W, D, F, no label twice ("NHWC").
  *  *out receives a handle with one reference.
  *  Errors (all CV_ERROR_INVALID_ARGUMENT unless noted; the message names the field, the value and the rule):
@@ -50,7 +53,8 @@ CV_API cvStatus cvTensorWrap(const cvArrayInterface *cai, const char *layout, cv
  *  CV_ERROR_OUT_OF_MEMORY, CV_ERROR_CUDA. */
 CV_API cvStatus cvTensorCreate(int32_t ndim, const int64_t *shape, cvDataType dtype, const char *layout, cvTensor *out);
 
-/** As cvTensorCreate, but the allocation is stream-ordered on `stream` (on the stream's device): work enqueued on
+/** As cvTensorCreate, but the allocation is stream-ordered on `stream`, in the memory of the STREAM's device
+ *  (whatever the caller's current device, which is unchanged after the call): work enqueued on
  *  `stream` may use the memory at once, with no event; other streams are ordered after the allocation through the
  *  usual hazard tracking. The fastest way to make an operator's output. Never blocks the host.
  *  While `stream` is being captured into a CUDA graph the allocation becomes a graph memory node (valid when the

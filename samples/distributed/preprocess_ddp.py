@@ -9,8 +9,10 @@ run of the same photographs (and against torch.flip).
         samples/distributed/preprocess_ddp.py                                               # see docs/distributed.md
 
 Each rank selects its GPU from LOCAL_RANK (torch.cuda.set_device), wraps its photographs zero-copy
-(cvcuda.as_tensor), flips them on a cvcuda.Stream of that GPU (all three flipCodes, OpenCV's convention), hands the
-results back to torch zero-copy, and reduces them to int64 checksums. The checksums travel with NCCL (gloo when
+(cvcuda.as_tensor), and on a cvcuda.Stream of that GPU flips them (all three flipCodes, OpenCV's convention, checked
+against torch.flip) and runs the fused preprocessing pass of a classifier (resize to 256 x 256, centre crop 224 x 224,
+float32 CHW normalised with ImageNet's mean and std: cvcuda.resize_crop_convert_reformat); it hands the results back
+to torch zero-copy and reduces each to an int64 checksum of its bytes. The checksums travel with NCCL (gloo when
 CVCUDA_DDP_BACKEND=gloo). Without arguments it uses photographs bundled with scikit-image (nothing is downloaded).
 
 Exit status: 0 when every rank's checksums equal the single-GPU run, 1 on a mismatch, 2 when it cannot run.
@@ -22,6 +24,9 @@ import sys
 
 BUNDLED_PHOTOS = ("astronaut.png", "coffee.png", "chelsea.png", "rocket.jpg", "motorcycle_left.png", "hubble_deep_field.jpg")
 FLIP_DIMS = {0: [0], 1: [1], -1: [0, 1]}  # flipCode -> the HWC dims torch.flip reverses
+RESIZE, CROP = 256, 224
+MEAN, STD = (0.485, 0.456, 0.406), (0.229, 0.224, 0.225)  # ImageNet's, for RGB values in [0, 1]
+CHECKSUMS = len(FLIP_DIMS) + 1  # per photograph: the three flips and the fused pass
 
 
 def load_photos(paths):
@@ -49,18 +54,29 @@ def checksum(torch, image):
 
 
 def preprocess(torch, cvcuda, photo, device):
-    """The checksums of the three flips of one photograph, computed with cvcuda on `device`."""
+    """The checksums of the three flips and of the fused preprocessing of one photograph, computed with cvcuda on
+    `device` (a stream of that device: the work runs there whatever the current device)."""
+    import numpy
+
     src = torch.from_numpy(photo).to(device)
-    stream = cvcuda.Stream()
+    stream = cvcuda.Stream(device=device)
     wrapped = cvcuda.as_tensor(src, "HWC")
     outs = [cvcuda.flip(wrapped, code, stream=stream) for code in FLIP_DIMS]
-    stream.sync()
+    corner = (RESIZE - CROP) // 2
+    fused = cvcuda.resize_crop_convert_reformat(
+        wrapped, (RESIZE, RESIZE), cvcuda.Interp.LINEAR, cvcuda.RectI(corner, corner, CROP, CROP), layout="CHW",
+        data_type=numpy.float32, scale=1 / 255, mean=MEAN, std=STD, stream=stream)
+    stream.sync()  # torch ignores the CAI stream: the results must be complete before torch reads them
     sums = []
     for code, out in zip(FLIP_DIMS, outs):
         back = torch.as_tensor(out.cuda(), device=device)
         if not torch.equal(back, torch.flip(src, FLIP_DIMS[code])):
             raise AssertionError(f"cvcuda.flip(flipCode={code}) differs from torch.flip on {device}")
         sums.append(checksum(torch, back))
+    back = torch.as_tensor(fused.cuda(), device=device)
+    if tuple(back.shape) != (3, CROP, CROP) or not bool(torch.isfinite(back).all()):
+        raise AssertionError(f"cvcuda.resize_crop_convert_reformat gave shape {tuple(back.shape)} or non-finite values")
+    sums.append(checksum(torch, back.view(torch.uint8)))  # its exact bytes: the same GPU code gives the same bits
     return sums
 
 
@@ -85,7 +101,7 @@ def main(argv) -> int:
     rank, world = dist.get_rank(), dist.get_world_size()
     paths, photos = load_photos(args.images)
 
-    mine = torch.zeros(len(photos), 3, dtype=torch.int64, device=device)
+    mine = torch.zeros(len(photos), CHECKSUMS, dtype=torch.int64, device=device)
     for index in range(rank, len(photos), world):
         mine[index] = torch.tensor(preprocess(torch, cvcuda, photos[index], device))
     gathered = [torch.zeros_like(mine) for _ in range(world)]

@@ -2,7 +2,8 @@
 
 GPU gating: tests that take the `gpu`, `torch` or `cupy` fixture are marked `gpu`. Without a usable GPU (or without
 torch / CuPy) they SKIP with the reason; with CVCUDA_REQUIRE_GPU=1 (scripts/gpu-check.sh) they FAIL instead, so that
-a GPU run cannot pass by skipping.
+a GPU run cannot pass by skipping. Tests that take `two_gpus` (torch and at least two CUDA devices) skip with the
+count on a one-GPU machine, even with CVCUDA_REQUIRE_GPU=1, and fail instead with CVCUDA_REQUIRE_MULTI_GPU=1.
 """
 
 import os
@@ -16,7 +17,7 @@ import cvcuda
 settings.register_profile("cvcuda", database=None, deadline=None, max_examples=300)
 settings.load_profile("cvcuda")
 
-GPU_FIXTURES = ("gpu", "torch", "cupy")
+GPU_FIXTURES = ("gpu", "torch", "cupy", "two_gpus")
 
 
 def pytest_configure(config):
@@ -70,3 +71,15 @@ def cupy(gpu):
     except ImportError:
         unavailable("cupy is not installed")
     return cupy
+
+
+@pytest.fixture
+def two_gpus(torch):
+    """torch, on a machine where it sees at least two CUDA devices."""
+    count = torch.cuda.device_count()
+    if count < 2:
+        reason = f"needs 2 CUDA devices; this machine has {count}"
+        if os.environ.get("CVCUDA_REQUIRE_MULTI_GPU") == "1":
+            pytest.fail(f"CVCUDA_REQUIRE_MULTI_GPU=1 but {reason}", pytrace=False)
+        pytest.skip(reason)
+    return torch

@@ -11,11 +11,14 @@ import pytest
 # One row per call: (name, Python expression run in the child, C function its message must name).
 CALLS = [
     ("Stream()", "cvcuda.Stream()", "cvStreamCreateWithHandle"),
-    ("Stream.default", "cvcuda.Stream.default", "cvStreamWrap"),
-    ("Stream.current", "cvcuda.Stream.current", "cvStreamWrap"),
+    ("Stream(device=0)", "cvcuda.Stream(device=0)", "cvStreamCreateOnDevice"),
+    ("Stream(device='cuda:1')", "cvcuda.Stream(device='cuda:1')", "cvStreamCreateOnDevice"),
+    ("Stream.default", "cvcuda.Stream.default", "cvStreamWrapDefault"),
+    ("Stream.current", "cvcuda.Stream.current", "cvStreamWrapDefault"),
     ("as_stream(int)", "cvcuda.as_stream(12345)", "cvStreamWrap"),
     ("Tensor()", "cvcuda.Tensor((2, 3), 'uint8', 'HW')", "cvTensorCreate"),
-    ("flip(default stream)", "cvcuda.flip(wrapped, 1)", "cvStreamWrap"),
+    ("Tensor.device", "wrapped.device", "cvTensorGetDevice"),
+    ("flip(default stream)", "cvcuda.flip(wrapped, 1)", "cvStreamWrapDefault"),
 ]
 
 CHILD = """

@@ -38,4 +38,19 @@ inline std::string noGpuReason() {
         }                                                                                                               \
     } while (0)
 
+// Multi-GPU gating: with fewer than `n` devices the test SKIPs with the count, unless CVCUDA_REQUIRE_MULTI_GPU=1
+// (a run on a machine with several GPUs), where it FAILs. CVCUDA_REQUIRE_GPU=1 alone does not require several.
+#define CVTEST_REQUIRE_GPUS(n)                                                                                          \
+    do {                                                                                                                \
+        CVTEST_REQUIRE_GPU();                                                                                           \
+        int cvtest_count = 0;                                                                                           \
+        (void)cudaGetDeviceCount(&cvtest_count);                                                                        \
+        if (cvtest_count < (n)) {                                                                                       \
+            const char *cvtest_multi = std::getenv("CVCUDA_REQUIRE_MULTI_GPU");                                          \
+            if (cvtest_multi != nullptr && std::strcmp(cvtest_multi, "1") == 0)                                         \
+                FAIL("CVCUDA_REQUIRE_MULTI_GPU=1 but this machine has " << cvtest_count << " CUDA device(s); the test needs " << (n)); \
+            SKIP("needs " << (n) << " CUDA devices; this machine has " << cvtest_count);                                \
+        }                                                                                                               \
+    } while (0)
+
 #define CVTEST_CUDA(call) REQUIRE((call) == cudaSuccess)

@@ -17,7 +17,7 @@ from typing import Any, Optional, Tuple
 from ._errors import error_from_status
 from ._ffi import ffi
 from ._library import lib
-from ._stream import Stream, _adopt, _default_stream, as_stream
+from ._stream import Stream, _adopt, _current_device, as_stream, current_on, default_of
 from . import _tensor
 from ._tensor import Tensor, _adopt_wrapped, _layout_argument
 
@@ -77,10 +77,11 @@ def _delete_legacy_export(legacy):
         pass
 
 
-def _consumer_stream(stream: Any):
-    """(cvStream or NULL, flags) for a __dlpack__ stream argument (DLPack / array API meaning for CUDA)."""
+def _consumer_stream(stream: Any, tensor: Tensor):
+    """(cvStream or NULL, flags) for a __dlpack__ stream argument (DLPack / array API meaning for CUDA: a stream of
+    the tensor's device)."""
     if stream is None or stream == 1:
-        return _default_stream()._cv, 0  # the legacy default stream
+        return default_of(dlpack_device(tensor)[1])._cv, 0  # the legacy default stream of the tensor's device
     if type(stream) is not int:
         raise TypeError(f"cvcuda.Tensor.__dlpack__: stream={stream!r} must be None or an int (DLPack stream value)")
     if stream == -1:
@@ -108,11 +109,11 @@ def export(tensor: Tensor, stream: Any, max_version: Any, dl_device: Any, copy: 
     if dl_device is not None and tuple(dl_device) != dlpack_device(tensor):
         raise BufferError(f"cvcuda.Tensor.__dlpack__: dl_device={tuple(dl_device)!r} differs from the tensor's device "
                           f"{dlpack_device(tensor)!r}, and cvcuda does not copy across devices")
-    cv_stream, flags = _consumer_stream(stream)
+    cv_stream, flags = _consumer_stream(stream, tensor)
     if copy:
         flags |= lib.CV_DLPACK_EXPORT_COPY
-        if cv_stream == ffi.NULL:  # copy with stream -1: the copy runs on the legacy default stream
-            cv_stream, flags = _default_stream()._cv, lib.CV_DLPACK_EXPORT_COPY
+        if cv_stream == ffi.NULL:  # copy with stream -1: the copy runs on the legacy default stream of its device
+            cv_stream, flags = default_of(dlpack_device(tensor)[1])._cv, lib.CV_DLPACK_EXPORT_COPY
     versioned = max_version is not None and tuple(max_version)[0] >= 1
     if not versioned and (tensor._info or tensor._get_info()).readonly:
         raise BufferError("cvcuda.Tensor.__dlpack__: the tensor is read-only, which a legacy (max_version < (1, 0)) "
@@ -145,9 +146,10 @@ def order_release_after_consumers(tensor: Tensor) -> None:
         streams = []
         if torch is not None and torch.cuda.is_initialized():
             streams.append(_torch_current_stream(torch, dlpack_device(tensor)[1]))
-        if cupy is not None:
+        if cupy is not None and cupy.cuda.runtime.getDevice() == dlpack_device(tensor)[1]:
+            # CuPy's current stream is its current device's; on another device it cannot have read this memory.
             handle = cupy.cuda.get_current_stream().ptr
-            streams.append(as_stream(handle) if handle else _default_stream())
+            streams.append(as_stream(handle) if handle else default_of(_current_device()))
         for stream in streams:
             lib.cvTensorAddConsumer(tensor._cv, stream._cv)
     except BaseException:  # a finaliser cannot raise; the release then follows cvcuda's own tracked work only
@@ -238,7 +240,10 @@ def from_dlpack(obj: Any, layout: Optional[str] = None, *, stream: Any = None) -
     :param obj: an object with ``__dlpack__`` (and ``__dlpack_device__``), or a DLPack capsule (which must be ready
         on ``stream``: nothing can be asked of its producer).
     :param layout: one upper-case label per dimension (``"NHWC"``) or None.
-    :param stream: the stream the tensor will be used on: a :class:`Stream` or anything :func:`as_stream` takes.
+    :param stream: the stream the tensor will be used on: a :class:`Stream` or anything :func:`as_stream` takes. None
+        is :attr:`Stream.current` when that is on the array's device, else that device's :attr:`Stream.default`
+        (DLPack's producer stream lives on the array's device; a torch tensor on ``cuda:1`` is ordered on torch's
+        current stream of device 1, whatever the current device).
     :raises TypeError: ``obj`` is not a DLPack producer or capsule, or is host (CPU) memory.
     :raises BufferError: the capsule was already consumed.
     :raises InvalidArgumentError, NotSupportedError: what the C library rejects (device type, dtype, lanes, shape,
@@ -253,7 +258,7 @@ def from_dlpack(obj: Any, layout: Optional[str] = None, *, stream: Any = None) -
         cv_stream = as_stream(sys.modules["torch"].cuda.current_stream(obj.device.index))
         capsule = obj.__dlpack__(stream=-1, max_version=(1, 0))
     elif type(obj).__name__ == "PyCapsule":
-        cv_stream = Stream.current if stream is None else as_stream(stream)
+        cv_stream = None if stream is None else as_stream(stream)
         capsule = obj
     else:
         device = getattr(obj, "__dlpack_device__", None)
@@ -266,13 +271,21 @@ def from_dlpack(obj: Any, layout: Optional[str] = None, *, stream: Any = None) -
         if export_fn is None:
             raise TypeError(f"cvcuda.from_dlpack: {type(obj).__name__} has no __dlpack__ (expected a DLPack producer "
                             f"such as a CUDA torch tensor or a CuPy array, or a capsule)")
-        cv_stream = Stream.current if stream is None else as_stream(stream)
+        if stream is not None:
+            cv_stream = as_stream(stream)
+        elif device is not None and kind == _KDL_CUDA:
+            cv_stream = current_on(int(device()[1]))  # the producer's stream must be on the array's device
+        else:
+            cv_stream = Stream.current
         value = _producer_stream_value(cv_stream)
         try:
             capsule = export_fn(stream=value, max_version=(1, 0))
         except TypeError:  # a producer older than DLPack 1.0's max_version keyword
             capsule = export_fn(stream=value)
     managed, rename = take_capsule(capsule)
+    if cv_stream is None:  # a capsule: it says its device
+        dl_device = managed.dl_tensor.device
+        cv_stream = current_on(dl_device.device_id) if dl_device.device_type == _KDL_CUDA else Stream.current
     out = ffi.new("cvTensor *")
     status = lib.cvTensorWrapDLPack(managed, _layout_argument(layout, "cvcuda.from_dlpack"), cv_stream._cv, out)
     if status:

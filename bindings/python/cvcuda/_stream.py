@@ -2,7 +2,7 @@
 
 import ctypes
 import threading
-from typing import Any, Optional, Union
+from typing import Any, Dict, Optional, Union
 
 from ._errors import InvalidStateError, error_from_status
 from ._ffi import ffi
@@ -10,11 +10,13 @@ from ._integers import integer
 from ._library import lib
 
 _local = threading.local()  # _local.stack: the streams entered with `with` on this thread, innermost last
-_default: "Optional[Stream]" = None
+_defaults: "Dict[int, Stream]" = {}  # device -> CUDA's legacy default stream of that device, adopted
+_only_default: "Optional[Stream]" = None  # the one default stream of a process that sees one device
 _adopted_torch = {}  # (device_index, cuda_stream) -> Stream: torch's pooled streams are never destroyed
 
 # Bound once: Stream() is measured in microseconds.
 _create_with_handle = lib.cvStreamCreateWithHandle
+_create_on_device = lib.cvStreamCreateOnDevice
 _stream_release = lib.cvStreamRelease
 _gc = ffi.gc
 _cast = ffi.cast
@@ -34,25 +36,33 @@ _scratch = _Scratch()
 class _StreamMeta(type):
     @property
     def current(cls) -> "Stream":
-        """The current stream of the calling thread: the innermost ``with stream:`` block's stream, else
-        :attr:`Stream.default`. Other threads are not affected by this thread's ``with`` blocks.
-        Raises :class:`NoDeviceError` when it would have to create :attr:`Stream.default` without a device."""
+        """The current stream of the calling thread: the innermost ``with stream:`` block's stream (whatever its
+        device), else :attr:`Stream.default` of the thread's current CUDA device. Other threads are not affected by
+        this thread's ``with`` blocks. Raises :class:`NoDeviceError` when it would have to create
+        :attr:`Stream.default` without a device."""
         stack = getattr(_local, "stack", None)
         return stack[-1] if stack else _default_stream()
 
     @property
     def default(cls) -> "Stream":
-        """CUDA's legacy default stream (``handle == 0``) of the device current when first asked, adopted (never
-        destroyed). It is the current stream outside any ``with`` block, as in the reference library. Created on
-        first use (``import cvcuda`` does no CUDA work). Raises :class:`NoDeviceError` without a device."""
+        """CUDA's legacy default stream (``handle == 0``) of the calling thread's CURRENT device (set with
+        ``torch.cuda.set_device`` or ``with torch.cuda.device(n):``), adopted (never destroyed). Each device has its
+        own: the object asked for while device 1 is current is another one than device 0's, with ``.device == 1``.
+        It is the current stream outside any ``with`` block, as in the reference library (which has one for all
+        devices). Created on first use per device (``import cvcuda`` does no CUDA work).
+        Raises :class:`NoDeviceError` without a device."""
         return _default_stream()
 
 
 class Stream(metaclass=_StreamMeta):
     """A CUDA stream on which cvcuda operators enqueue their work.
 
-    ``Stream()`` creates a new **non-blocking** stream (``cudaStreamNonBlocking``) on the current device: it is not
-    implicitly ordered with the legacy default stream nor with PyTorch's streams. cvcuda orders its work against
+    ``Stream(device=None)`` creates a new **non-blocking** stream (``cudaStreamNonBlocking``) on ``device``: an int
+    CUDA device index, a ``torch.device("cuda", n)``, ``"cuda:n"``, or None / ``"cuda"`` for the calling thread's
+    current device (``device`` is this library's addition: the reference creates streams on the current device
+    only). Operators on the stream run on its device whatever the current device, which no cvcuda call changes;
+    tensors they use must be on that device (another one raises :class:`InvalidArgumentError` naming both). The
+    stream is not implicitly ordered with the legacy default stream nor with PyTorch's streams. cvcuda orders its work against
     other streams itself (CUDA events; see :func:`cvcuda.as_tensor` for producer streams), so no
     ``torch.cuda.synchronize()`` is needed before using a tensor on it.
 
@@ -64,20 +74,40 @@ class Stream(metaclass=_StreamMeta):
     others; here each thread really has its own. ``with`` gives the stream itself (``with cvcuda.Stream() as s:``); the reference gives None.
     The stream lives while this object, or GPU work enqueued on it, lives. ``int(stream)`` is :attr:`handle`.
 
-    Raises :class:`NoDeviceError` without a device, :class:`CudaError` if CUDA fails to create the stream.
+    Raises ``TypeError`` for a ``device`` of another type (a bool, a float), ``ValueError`` for a non-CUDA device
+    (``"cpu"``, ``torch.device("cpu")``, a malformed string), :class:`InvalidArgumentError` (a ``ValueError``) for an
+    index this process has no device for (the message names the index and the devices there are),
+    :class:`NoDeviceError` without a device, :class:`CudaError` if CUDA fails to create the stream.
     """
 
-    __slots__ = ("_cv", "_handle", "_owner", "__weakref__")
+    __slots__ = ("_cv", "_handle", "_owner", "_device", "__weakref__")
 
-    def __init__(self) -> None:
-        # One C call, which reuses an idle released stream when there is one (no CUDA stream creation then).
+    def __init__(self, device: Any = None) -> None:
+        # One C call, which reuses an idle released stream of the device when there is one (no CUDA stream creation).
         scratch = _scratch
-        status = _create_with_handle(scratch.handle, scratch.stream)
+        index = None if device is None else device_index(device, "cvcuda.Stream: device")
+        if index is None:
+            status = _create_with_handle(scratch.handle, scratch.stream)
+        else:
+            status = _create_on_device(index, scratch.handle, scratch.stream)
         if status:
             raise error_from_status(lib, status)
         self._cv = _gc(scratch.stream[0], _stream_release)
         self._handle = int(_cast("uintptr_t", scratch.handle[0]))
         self._owner = None
+        self._device = index
+
+    @property
+    def device(self) -> int:
+        """The CUDA device index the stream belongs to (where its work runs): the one it was created on, or for an
+        adopted stream the one CUDA reports for it (its current device for the legacy default stream)."""
+        if self._device is None:
+            out = ffi.new("int32_t *")
+            status = lib.cvStreamGetDevice(self._cv, out)
+            if status:
+                raise error_from_status(lib, status)
+            self._device = out[0]
+        return self._device
 
     @property
     def handle(self) -> int:
@@ -139,7 +169,7 @@ class Stream(metaclass=_StreamMeta):
 
     def __repr__(self) -> str:
         kind = "adopted" if self._owner is not None or self._handle == 0 else "owned"
-        return f"<cvcuda.Stream handle=0x{self._handle:x} ({kind})>"
+        return f"<cvcuda.Stream handle=0x{self._handle:x} device={self.device} ({kind})>"
 
 
 def _cuda_handle(cv_stream) -> int:
@@ -162,14 +192,92 @@ def _adopt(cuda_stream: int, owner: Any) -> Stream:
     stream._cv = ffi.gc(out[0], lib.cvStreamRelease)
     stream._handle = _cuda_handle(stream._cv)
     stream._owner = owner  # keeps the producer's stream object (and so its cudaStream_t) alive
+    stream._device = None
+    return stream
+
+
+_device_count: Optional[int] = None
+
+
+def _current_device() -> int:
+    """The calling thread's current CUDA device (0 without asking when the process sees a single device)."""
+    global _device_count
+    if _device_count is None:
+        out = ffi.new("int32_t *")
+        lib.cvDeviceGetCount(out)  # cannot fail: 0 without a device
+        _device_count = out[0]
+    if _device_count <= 1:
+        return 0  # without a device, the default stream's C call then says so
+    out = ffi.new("int32_t *")
+    status = lib.cvDeviceGetCurrent(out)
+    if status:
+        raise error_from_status(lib, status)
+    return out[0]
+
+
+def default_of(device: int) -> Stream:
+    """CUDA's legacy default stream of `device`, adopted once per device."""
+    stream = _defaults.get(device)
+    if stream is None:
+        out = ffi.new("cvStream *")
+        status = lib.cvStreamWrapDefault(device, out)
+        if status:
+            raise error_from_status(lib, status)
+        stream = Stream.__new__(Stream)
+        stream._cv = ffi.gc(out[0], lib.cvStreamRelease)
+        stream._handle = 0
+        stream._owner = None
+        stream._device = device
+        stream = _defaults.setdefault(device, stream)
     return stream
 
 
 def _default_stream() -> Stream:
-    global _default
-    if _default is None:
-        _default = _adopt(0, None)
-    return _default
+    """Stream.default: the default stream of the calling thread's current device."""
+    global _only_default
+    stream = _only_default
+    if stream is not None:
+        return stream
+    stream = default_of(_current_device())
+    if _device_count == 1:
+        _only_default = stream
+    return stream
+
+
+def current_on(device: int) -> Stream:
+    """The calling thread's current stream when it is on `device`, else `device`'s default stream: the stream a
+    producer on `device` orders itself before when the caller named none (DLPack's stream lives on the array's
+    device)."""
+    stack = getattr(_local, "stack", None)
+    if stack and stack[-1].device == device:
+        return stack[-1]
+    return default_of(device)
+
+
+def device_index(device: Any, what: str) -> Optional[int]:
+    """A device argument as a CUDA device index, None for the current device: an int (or ``__index__``, never a
+    bool), a ``torch.device`` of type cuda, ``"cuda"`` or ``"cuda:n"``. The index itself is checked by C."""
+    if isinstance(device, bool):
+        raise TypeError(f"{what}={device!r} must be a CUDA device index (int), a torch.device or 'cuda:N', not a bool")
+    if hasattr(type(device), "__index__"):
+        index = integer(device, what)
+        if not -(2**31) <= index < 2**31:
+            raise ValueError(f"{what}={index} is not a CUDA device index (a small non-negative int)")
+        return index
+    if isinstance(device, str):
+        kind, sep, index = device.partition(":")
+        if kind == "cuda" and not sep:
+            return None
+        if kind == "cuda" and index.isdigit() and index.isascii():
+            return int(index)
+        raise ValueError(f"{what}={device!r} is not a CUDA device: expected 'cuda' or 'cuda:N' (N a device index)")
+    kind = getattr(device, "type", None)
+    if type(device).__name__ == "device" and isinstance(kind, str):  # torch.device
+        if kind != "cuda":
+            raise ValueError(f"{what}={device!r} is not a CUDA device (cvcuda works on CUDA devices only)")
+        return device.index
+    raise TypeError(f"{what} must be None, an int device index, a torch.device or a str such as 'cuda:0', got "
+                    f"{type(device).__name__}")
 
 
 def as_stream(stream: Union[Stream, int, Any]) -> Stream:

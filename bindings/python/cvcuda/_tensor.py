@@ -181,7 +181,8 @@ def _numpy_dtype(cv_dtype: int) -> numpy.dtype:
 class Tensor:
     """An n-d array in GPU memory, described by shape, element type, byte strides and an optional layout.
 
-    ``Tensor(shape, dtype, layout=None, rowalign=0)`` allocates a C-contiguous tensor on the current device; its
+    ``Tensor(shape, dtype, layout=None, rowalign=0)`` allocates a C-contiguous tensor on the current device (see
+    :attr:`device`; operators allocate their outputs on their stream's device instead); its
     memory is uninitialised and is freed (stream-ordered) once the last reference is gone and every GPU operation
     using it has completed. The allocation is stream-ordered on a library-internal stream that every operator waits
     for. The arguments are the reference library's.
@@ -261,6 +262,17 @@ class Tensor:
         """The element type as a numpy dtype; bfloat16 is ``ml_dtypes.bfloat16`` (raises ``TypeError`` with
         install instructions when ml_dtypes is missing)."""
         return _numpy_dtype((self._info or self._get_info()).dtype)
+
+    @property
+    def device(self) -> int:
+        """The CUDA device index holding the memory (an int, as :attr:`Stream.device`; ``torch.device(t.device)`` is
+        ``cuda:N``; the reference library has no such property). For wrapped memory it is read from the pointer
+        (``cudaPointerGetAttributes``), whatever the current device: a torch tensor on ``cuda:1`` wrapped while
+        device 0 is current reports 1, and operators on it need a stream of device 1 (``cvcuda.Stream(device=1)``,
+        ``stream=torch.cuda.current_stream(1)``, or ``with torch.cuda.device(1):`` so that :attr:`Stream.current`
+        is device 1's). An empty wrapped tensor reports the current device. Never blocks.
+        :raises InvalidArgumentError: wrapped memory that is not device memory. :raises NoDeviceError."""
+        return _dlpack.dlpack_device(self)[1]
 
     @property
     def layout(self) -> Optional[TensorLayout]:
@@ -347,9 +359,10 @@ class Tensor:
         """Exports this tensor through DLPack (Python array API standard; DLPack 1.1), zero-copy unless ``copy=True``:
         ``torch.from_dlpack(t)``, ``cupy.from_dlpack(t)``.
 
-        :param stream: the consumer's stream, DLPack values: None or 1 = the legacy default stream, an int > 2 = a
-            ``cudaStream_t``; it waits (event, no host sync) on the writes still pending on the memory, and on
-            pending reads too unless the tensor is read-only; -1 = no synchronisation. 0 and 2 raise BufferError.
+        :param stream: the consumer's stream, DLPack values: None or 1 = the legacy default stream of the tensor's
+            device, an int > 2 = a ``cudaStream_t`` (of the tensor's device); it waits (event, no host sync) on the
+            writes still pending on the memory, and on pending reads too unless the tensor is read-only; -1 = no
+            synchronisation. 0 and 2 raise BufferError.
         :param max_version: ``>= (1, 0)`` gives a "dltensor_versioned" capsule with the read-only flag; None or
             older gives the legacy "dltensor" capsule (a read-only tensor then raises BufferError).
         :param dl_device: must equal :meth:`__dlpack_device__` (BufferError otherwise: no cross-device copy).
