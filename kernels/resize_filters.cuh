@@ -4,7 +4,7 @@
 //
 // Conventions are OpenCV's cv::resize (modules/imgproc/src/resize.cpp), axis by axis:
 //   scale = 1 / (dst / src) in double, as OpenCV computes it (not src / dst: the two differ in the last bit).
-//   NEAREST        INTER_NEAREST_EXACT: sx = floor((dx + 0.5) * src / dst), exactly.
+//   NEAREST        INTER_NEAREST_EXACT: sx ~ floor((dx + 0.5) * src / dst), in OpenCV's 16.16 fixed point.
 //   NEAREST_FLOOR  INTER_NEAREST: sx = floor(dx * scale).
 //   LINEAR, CUBIC  x = (dx + 0.5) * scale - 0.5, sx = floor(x), fraction x - sx (double); LINEAR clamps the taps and zeroes the
 //                  fraction outside [0, src-1]; CUBIC (a = -0.75) replicates the border pixel for taps outside.
@@ -67,11 +67,14 @@ CVK_HD int32_t floorToInt(float v) {
     return i - (static_cast<float>(i) > v);
 }
 
-// INTER_NEAREST_EXACT: the pixel that covers the destination pixel's centre, floor((d + 0.5) * src / dst), in exact
-// integer arithmetic (OpenCV 5, PIL and torchvision's nearest-exact agree on it; OpenCV 4's 16.16 fixed point
-// rounds some centres that fall on or next to a pixel edge down).
+// INTER_NEAREST_EXACT, as OpenCV computes it (resizeNN_bitexact in imgproc/src/resize.cpp): the pixel covering the
+// destination pixel's centre in 16.16 fixed point, step ((src << 16) + dst / 2) / dst and origin step / 2 - src % 2.
+// That is floor((d + 0.5) * src / dst) except where the exact centre falls on a pixel edge: there the step's rounding
+// decides (cv2 on the GPU machine: 512 -> 224 takes the right-hand pixel, 1280 -> 300 the left-hand one). 64-bit here, so sources wider than 32767 pixels, where OpenCV's int overflows, stay right.
 CVK_HD int32_t nearestExact(const Axis &a, int32_t d) {
-    const int64_t s = ((2 * static_cast<int64_t>(d) + 1) * a.src) / (2 * static_cast<int64_t>(a.dst));
+    const int64_t step = ((static_cast<int64_t>(a.src) << 16) + a.dst / 2) / a.dst;
+    const int64_t origin = step / 2 - a.src % 2;
+    const int64_t s = (step * d + origin) >> 16;
     return s < a.src - 1 ? static_cast<int32_t>(s) : a.src - 1;
 }
 

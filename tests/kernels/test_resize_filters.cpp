@@ -46,8 +46,11 @@ TEST_CASE("resize nearest: INTER_NEAREST_EXACT (centre) and INTER_NEAREST (floor
         {"1 -> 7", 1, 7, 6, 0},
         {"1920 -> 1", 1920, 1, 0, 960},    // centre 960
         {"1080 -> 224, last", 1080, 224, 223, 1077},
-        {"512 -> 224, centre on an edge", 512, 224, 3, 8},  // 3.5 * 512/224 = 8 exactly: the right-hand pixel
-        {"1280 -> 300, centre on an edge", 1280, 300, 37, 160},
+        // A centre exactly on a pixel edge: OpenCV's 16.16 step, rounded to nearest, may land on either side.
+        {"512 -> 224, centre on an edge", 512, 224, 3, 8},   // 3.5 * 512/224 = 8 exactly; step rounded up
+        {"1280 -> 300, centre on an edge", 1280, 300, 37, 159}, // 37.5 * 1280/300 = 160; step rounded down
+        {"1280 -> 300, column 7", 1280, 300, 7, 31},           // 7.5 * 1280/300 = 32 exactly
+        {"odd source: origin step/2 - 1", 5, 3, 0, 0},
     };
     for (const IndexRow &r : exact) {
         INFO(r.name);
