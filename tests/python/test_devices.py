@@ -127,7 +127,7 @@ def test_no_call_changes_the_current_device(torch):
                                                                     stream=stream)),
         ("Stream(device=count)", lambda: cvcuda.Stream(device=device_count())),
         ("Tensor.cuda", lambda: wrapped.cuda()),
-        ("__dlpack__", lambda: wrapped.__dlpack__(stream=torch.cuda.current_stream().cuda_stream, max_version=(1, 0))),
+        ("__dlpack__", lambda: wrapped.__dlpack__(stream=torch.cuda.current_stream().cuda_stream or 1, max_version=(1, 0))),
         ("from_dlpack", lambda: cvcuda.from_dlpack(t, "HWC")),
         ("Tensor.device", lambda: wrapped.device),
         ("sync", lambda: stream.sync()),
