@@ -8,6 +8,8 @@
 // pairs.
 #include "flip.hpp"
 
+#include "common/vector_io.cuh"
+
 #include <vector>
 
 #include <cstdint>
@@ -35,20 +37,6 @@ __device__ __forceinline__ int64_t divmod(int64_t a, int64_t b, int64_t &rem) {
     const int64_t q = a / b;
     rem = a - q * b;
     return q;
-}
-
-template <int N> struct Bytes;
-template <> struct Bytes<1> { using type = uint8_t; };
-template <> struct Bytes<2> { using type = uint16_t; };
-template <> struct Bytes<4> { using type = uint32_t; };
-template <> struct Bytes<8> { using type = uint64_t; };
-template <> struct Bytes<16> { using type = uint4; };
-
-template <int N> __device__ __forceinline__ typename Bytes<N>::type load(const char *p) {
-    return *reinterpret_cast<const typename Bytes<N>::type *>(p);
-}
-template <int N> __device__ __forceinline__ void store(char *p, typename Bytes<N>::type v) {
-    *reinterpret_cast<typename Bytes<N>::type *>(p) = v;
 }
 
 // Source byte, within a group of G bytes holding G / P whole pixels, of the byte that lands at t when the pixel order
@@ -188,15 +176,15 @@ __global__ void __launch_bounds__(kBlockThreads) flipRowCopy(FlipParams p, RowCu
             b[i] = a[i] + (p.shape[kHeight] - 1 - 2 * r.h) * p.dstStrides[kHeight];
             from[i] = InPlace ? b[i] : p.src + r.src + off;
             if (q < up.count * up.n) {
-                vb[i] = load<V>(from[i]);
-                if (InPlace) va[i] = load<V>(a[i]);
+                vb[i] = loadBytes<V>(from[i]);
+                if (InPlace) va[i] = loadBytes<V>(a[i]);
             }
         }
 #pragma unroll
         for (int i = 0; i < K; ++i) {
             if (l + i * kWarp < up.count * up.n) {
-                store<V>(a[i], vb[i]);
-                if (InPlace) store<V>(b[i], va[i]);
+                storeBytes<V>(a[i], vb[i]);
+                if (InPlace) storeBytes<V>(b[i], va[i]);
             }
         }
         if (up.item0 != 0 || (cut.head == 0 && cut.tail == 0)) continue;
@@ -224,7 +212,7 @@ __device__ __forceinline__ void copyToShared(uint4 *to, const char *from) {
     const unsigned address = static_cast<unsigned>(__cvta_generic_to_shared(to));
     asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(address), "l"(from) : "memory");
 #else
-    *to = load<16>(from);
+    *to = loadBytes<16>(from);
 #endif
 }
 __device__ __forceinline__ void waitShared() {
@@ -292,7 +280,7 @@ __global__ void __launch_bounds__(kBlockThreads, 4) flipColumnGroups(FlipParams 
                 r[i] = wr.of(j);
                 k[i] = up.item0 + q - j * up.n;
                 if (q < used) {
-                    const uint4 f = load<16>(p.src + r[i].src + k[i] * G), b = load<16>(p.src + r[i].src + rowBytes - G - k[i] * G);
+                    const uint4 f = loadBytes<16>(p.src + r[i].src + k[i] * G), b = loadBytes<16>(p.src + r[i].src + rowBytes - G - k[i] * G);
                     front[i][0] = f.x, front[i][1] = f.y, front[i][2] = f.z, front[i][3] = f.w;
                     back[i][0] = b.x, back[i][1] = b.y, back[i][2] = b.z, back[i][3] = b.w;
                 }
@@ -303,8 +291,8 @@ __global__ void __launch_bounds__(kBlockThreads, 4) flipColumnGroups(FlipParams 
                     uint32_t f[4], b[4];
                     reversePixels<P, G>(back[i], f);
                     reversePixels<P, G>(front[i], b);
-                    store<16>(p.dst + r[i].dst + k[i] * G, make_uint4(f[0], f[1], f[2], f[3]));
-                    store<16>(p.dst + r[i].dst + rowBytes - G - k[i] * G, make_uint4(b[0], b[1], b[2], b[3]));
+                    storeBytes<16>(p.dst + r[i].dst + k[i] * G, make_uint4(f[0], f[1], f[2], f[3]));
+                    storeBytes<16>(p.dst + r[i].dst + rowBytes - G - k[i] * G, make_uint4(b[0], b[1], b[2], b[3]));
                 }
             }
         } else {
@@ -356,8 +344,8 @@ __global__ void __launch_bounds__(kBlockThreads, 4) flipColumnGroups(FlipParams 
                 const RowOffsets r = wr.of(j);
                 if (i < used * V) {
                     const int64_t w = 16 * (i - j * rowVectors);
-                    store<16>(p.dst + r.dst + frontStart + w, front[i]);
-                    store<16>(p.dst + r.dst + backStart + w, back[i]);
+                    storeBytes<16>(p.dst + r.dst + frontStart + w, front[i]);
+                    storeBytes<16>(p.dst + r.dst + backStart + w, back[i]);
                 }
             }
             __syncwarp(); // the next unit overwrites the stage
@@ -425,7 +413,7 @@ __global__ void __launch_bounds__(kBlockThreads, 4) flipColumnRows(FlipParams p,
         __syncwarp();
 #pragma unroll 4
         for (int i = l; i < spanVectors; i += kWarp)
-            if (i < vectors) store<16>(d + 16 * int64_t(i), span[i]);
+            if (i < vectors) storeBytes<16>(d + 16 * int64_t(i), span[i]);
         __syncwarp(); // the next unit overwrites the stage
     }
 }
@@ -452,11 +440,11 @@ template <int U> __global__ void __launch_bounds__(kBlockThreads) flipColumnUnit
             divmod(t, pixelBytes, within);
             const int64_t m = rowBytes - pixelBytes - t + 2 * within;
             if (!p.inPlace) {
-                store<U>(d + t, load<U>(s + m));
+                storeBytes<U>(d + t, loadBytes<U>(s + m));
             } else if (t < m) {
-                const auto vt = load<U>(d + t), vm = load<U>(d + m);
-                store<U>(d + t, vm);
-                store<U>(d + m, vt);
+                const auto vt = loadBytes<U>(d + t), vm = loadBytes<U>(d + m);
+                storeBytes<U>(d + t, vm);
+                storeBytes<U>(d + m, vt);
             }
         }
     }
@@ -486,11 +474,11 @@ template <int E> __global__ void __launch_bounds__(kBlockThreads) flipGeneric(Fl
         if (p.inPlace) {
             const int64_t a = di.i[kHeight] * w + di.i[kWidth], b = si.i[kHeight] * w + si.i[kWidth];
             if (a >= b) continue;
-            const auto va = load<E>(p.dst + dOff), vb = load<E>(p.dst + mOff);
-            store<E>(p.dst + dOff, vb);
-            store<E>(p.dst + mOff, va);
+            const auto va = loadBytes<E>(p.dst + dOff), vb = loadBytes<E>(p.dst + mOff);
+            storeBytes<E>(p.dst + dOff, vb);
+            storeBytes<E>(p.dst + mOff, va);
         } else {
-            store<E>(p.dst + dOff, load<E>(p.src + sOff));
+            storeBytes<E>(p.dst + dOff, loadBytes<E>(p.src + sOff));
         }
     }
 }
