@@ -26,7 +26,7 @@ from ._library import lib
 from ._stream import stream_argument
 from ._tensor import Tensor, _adopt_owned, _cv_dtype, _hold_owner, _layout_argument
 
-__all__ = ["check", "int_arg", "float_arg", "new_like", "new_tensor", "stream_argument", "tensor_arg"]
+__all__ = ["check", "int_arg", "float_arg", "new_like", "new_tensor", "rect_arg", "stream_argument", "tensor_arg"]
 
 _create_on_stream = lib.cvTensorCreateOnStream
 _CData = ffi.CData
@@ -69,6 +69,19 @@ def int_arg(function: str, name: str, value: Any, lo: int = -(2**31), hi: int = 
     if not lo <= v <= hi:
         raise ValueError(f"{function}: {name}={v} is outside [{lo}, {hi}]")
     return v
+
+
+def rect_arg(function: str, name: str, rect: Any, tuples: bool = False):
+    """(x, y, width, height) as ints of a cvcuda.RectI (anything with those attributes), or, where `tuples`, of a
+    4-sequence; each field under the integer rule of int_arg. Raises TypeError naming `name` otherwise."""
+    if all(hasattr(rect, a) for a in ("x", "y", "width", "height")):
+        values = (rect.x, rect.y, rect.width, rect.height)
+    elif tuples and isinstance(rect, (tuple, list)) and len(rect) == 4:
+        values = tuple(rect)
+    else:
+        kinds = "a cvcuda.RectI or (x, y, width, height)" if tuples else "a cvcuda.RectI"
+        raise TypeError(f"{function}: {name} must be {kinds}, got {type(rect).__name__}")
+    return tuple(int_arg(function, f"{name}.{n}", v) for n, v in zip(("x", "y", "width", "height"), values))
 
 
 def float_arg(function: str, name: str, value: Any) -> float:

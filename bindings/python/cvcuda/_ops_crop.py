@@ -3,7 +3,7 @@
 from typing import Any, Optional, Tuple
 
 from ._library import lib
-from ._op import check, int_arg, new_tensor, stream_argument, tensor_arg
+from ._op import check, int_arg, new_tensor, rect_arg, stream_argument, tensor_arg
 from ._tensor import Tensor
 from ._types import RectI
 
@@ -11,14 +11,6 @@ __all__ = ["center_crop", "center_crop_into", "customcrop", "customcrop_into"]
 
 _custom_crop = lib.cvCustomCrop
 _center_crop = lib.cvCenterCrop
-
-
-def _rect(function: str, rect: Any) -> Tuple[int, int, int, int]:
-    try:
-        values = (rect.x, rect.y, rect.width, rect.height)
-    except AttributeError:
-        raise TypeError(f"{function}: rect must be a cvcuda.RectI, got {type(rect).__name__}") from None
-    return tuple(int_arg(function, f"rect.{n}", v) for n, v in zip(("x", "y", "width", "height"), values))
 
 
 def _cropped_shape(src: Tensor, width: int, height: int):
@@ -49,7 +41,7 @@ def customcrop_into(dst: Tensor, src: Tensor, rect: RectI, *, stream: Optional[A
     function = "cvcuda.customcrop_into"
     dst_cv = tensor_arg(function, "dst", dst)
     src_cv = tensor_arg(function, "src", src)
-    x, y, w, h = _rect(function, rect)
+    x, y, w, h = rect_arg(function, "rect", rect)
     check(_custom_crop(stream_argument(stream), src_cv, dst_cv, x, y, w, h))
     return dst
 
@@ -59,7 +51,7 @@ def customcrop(src: Tensor, rect: RectI, *, stream: Optional[Any] = None) -> Ten
     and layout, allocated stream-ordered on ``stream``). See :func:`customcrop_into`."""
     function = "cvcuda.customcrop"
     src_cv = tensor_arg(function, "src", src)
-    x, y, w, h = _rect(function, rect)
+    x, y, w, h = rect_arg(function, "rect", rect)
     s = stream_argument(stream)
     shape = _cropped_shape(src, w, h)
     if shape is None or w <= 0 or h <= 0:

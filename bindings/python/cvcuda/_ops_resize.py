@@ -6,7 +6,7 @@ from typing import Any, Optional, Sequence, Tuple
 
 from ._ffi import ffi
 from ._library import lib
-from ._op import check, float_arg, int_arg, new_tensor, stream_argument, tensor_arg
+from ._op import check, float_arg, int_arg, new_tensor, rect_arg, stream_argument, tensor_arg
 from ._tensor import Tensor
 from ._types import ChannelManip, Interp
 
@@ -219,16 +219,6 @@ def resize_crop_convert_reformat_into(
     return dst
 
 
-def _rect(function: str, rect: Any) -> Tuple[int, int, int, int]:
-    if all(hasattr(rect, a) for a in ("x", "y", "width", "height")):
-        values = (rect.x, rect.y, rect.width, rect.height)
-    elif isinstance(rect, (tuple, list)) and len(rect) == 4:
-        values = tuple(rect)
-    else:
-        raise TypeError(f"{function}: crop_rect must be a cvcuda.RectI or (x, y, width, height), got {rect!r}")
-    return tuple(int_arg(function, f"crop_rect.{n}", v) for n, v in zip(("x", "y", "width", "height"), values))
-
-
 def resize_crop_convert_reformat(
     src: Tensor,
     resize_dim: Tuple[int, int],
@@ -251,7 +241,7 @@ def resize_crop_convert_reformat(
     :func:`resize_crop_convert_reformat_into`."""
     function = "cvcuda.resize_crop_convert_reformat"
     tensor_arg(function, "src", src)
-    x, y, w, h = _rect(function, crop_rect)
+    x, y, w, h = rect_arg(function, "crop_rect", crop_rect, tuples=True)
     if not isinstance(layout, str):
         raise TypeError(f"{function}: layout must be a str, got {type(layout).__name__}")
     out_layout = layout or src.layout or ""
