@@ -4,7 +4,7 @@
 //
 // Conventions are OpenCV's cv::resize (modules/imgproc/src/resize.cpp), axis by axis:
 //   scale = 1 / (dst / src) in double, as OpenCV computes it (not src / dst: the two differ in the last bit).
-//   NEAREST        INTER_NEAREST_EXACT: sx ~ floor((dx + 0.5) * src / dst), in OpenCV's 16.16 fixed point.
+//   NEAREST        INTER_NEAREST_EXACT: sx = floor((dx + 0.5) * src / dst), ties on pixel edges as OpenCV's sum.
 //   NEAREST_FLOOR  INTER_NEAREST: sx = floor(dx * scale).
 //   LINEAR, CUBIC  x = (dx + 0.5) * scale - 0.5, sx = floor(x), fraction x - sx (double); LINEAR clamps the taps and zeroes the
 //                  fraction outside [0, src-1]; CUBIC (a = -0.75) replicates the border pixel for taps outside.
@@ -67,15 +67,70 @@ CVK_HD int32_t floorToInt(float v) {
     return i - (static_cast<float>(i) > v);
 }
 
-// INTER_NEAREST_EXACT, as OpenCV computes it (resizeNN_bitexact in imgproc/src/resize.cpp): the pixel covering the
-// destination pixel's centre in 16.16 fixed point, step ((src << 16) + dst / 2) / dst and origin step / 2 - src % 2.
-// That is floor((d + 0.5) * src / dst) except where the exact centre falls on a pixel edge: there the step's rounding
-// decides (cv2 on the GPU machine: 512 -> 224 takes the right-hand pixel, 1280 -> 300 the left-hand one). 64-bit here, so sources wider than 32767 pixels, where OpenCV's int overflows, stay right.
-CVK_HD int32_t nearestExact(const Axis &a, int32_t d) {
-    const int64_t step = ((static_cast<int64_t>(a.src) << 16) + a.dst / 2) / a.dst;
-    const int64_t origin = step / 2 - a.src % 2;
-    const int64_t s = (step * d + origin) >> 16;
+// INTER_NEAREST_EXACT, as OpenCV computes it (resizeNN_bitexact_tab in imgproc/src/resize.cpp of OpenCV 5, which
+// follows Pillow): f = scale / 2, then sx = min(floor(f), src - 1) and f += scale for each destination pixel, in
+// double, with scale = src / dst. That is floor((d + 0.5) * src / dst) exactly, except where the exact centre falls
+// on a pixel edge (a tie: (2d + 1) * src divisible by 2 * dst): there the sum's accumulated rounding decides the side
+// (cv2 5.0: 1280 -> 300 column 7 takes pixel 31, column 37 pixel 160). Away from ties the accumulated error (about
+// dst * src * 2^-53) stays below the 1 / (2 * dst) that separates a centre from an edge while dst^2 * src < 2^51
+// (both below 100 000 pixels, say). So the kernels compute the exact floor and read the side of each tie from a bit
+// table the host fills once per (src, dst) by running OpenCV's sum (nearestTiesOf).
+//
+// Ties exist only when 2 * dst / gcd(src, 2 * dst) is odd; they are then every q-th pixel from (q - 1) / 2 with that
+// odd q. q = 1 means src / dst is an even integer, whose sums are exact: no tie moves. So q >= 3 wherever a tie can
+// move, and kTieBits covers every axis up to 3 * kTieBits destination pixels; past that the remaining ties take the
+// right-hand pixel (the exact floor), which is still a pixel whose edge holds the centre.
+constexpr int kTieWords = 64;
+constexpr int kTieBits = kTieWords * 32;
+
+struct NearestTies {
+    int32_t q;                  // tie period, 0 when no tie of this axis takes the left-hand pixel
+    uint32_t left[kTieWords];   // bit k: tie k (pixel (q - 1) / 2 + k * q) takes the left-hand pixel
+};
+
+CVK_HD int32_t nearestExact(const Axis &a, const NearestTies &t, int32_t d) {
+    const int64_t num = (2 * static_cast<int64_t>(d) + 1) * a.src, den = 2 * static_cast<int64_t>(a.dst);
+    // Correctly rounded double division of integers below 2^53 floors to the exact quotient (see above).
+    int64_t s = static_cast<int64_t>(static_cast<double>(num) / static_cast<double>(den));
+    if (t.q > 0 && s * den == num) {
+        const int32_t k = d / t.q;
+        if (k < kTieBits && ((t.left[k >> 5] >> (k & 31)) & 1u)) --s;
+    }
     return s < a.src - 1 ? static_cast<int32_t>(s) : a.src - 1;
+}
+
+// The side of every tie of one axis, by OpenCV's accumulated sum. Host only; O(dst) the first time a thread sees an
+// (src, dst) pair with ties, then from a small per-thread cache.
+inline NearestTies nearestTiesOf(int32_t src, int32_t dst) {
+    NearestTies t{};
+    int64_t g = src, r = 2 * static_cast<int64_t>(dst);
+    while (r != 0) { const int64_t m = g % r; g = r; r = m; }
+    const int64_t q = 2 * static_cast<int64_t>(dst) / g;
+    if (q % 2 == 0 || q == 1) return t; // no ties, or only ties of an exact sum
+    struct Entry { int32_t src, dst; NearestTies ties; };
+    constexpr int kEntries = 4;
+    thread_local Entry cache[kEntries] = {};
+    thread_local int next = 0;
+    for (const Entry &e : cache)
+        if (e.src == src && e.dst == dst) return e.ties;
+    const double scale = static_cast<double>(src) / dst;
+    double f = scale * 0.5;
+    bool any = false;
+    int64_t untilTie = (q - 1) / 2, k = 0;
+    for (int64_t d = 0; d < dst && k < kTieBits; ++d, f += scale) {
+        if (untilTie-- != 0) continue;
+        untilTie = q - 1;
+        const int64_t exact = ((2 * d + 1) * src) / (2 * static_cast<int64_t>(dst));
+        if (static_cast<int64_t>(f) < exact) {
+            t.left[k >> 5] |= 1u << (k & 31);
+            any = true;
+        }
+        ++k;
+    }
+    t.q = any ? static_cast<int32_t>(q) : 0;
+    cache[next] = {src, dst, t};
+    next = (next + 1) % kEntries;
+    return t;
 }
 
 // INTER_NEAREST: floor(d * scale), biased toward the origin.
@@ -229,6 +284,7 @@ struct Mapping {
     Axis x, y;
     int32_t interp;   // Interp
     int32_t areaKind; // AreaKind (AREA only)
+    NearestTies tiesX, tiesY; // NEAREST only (nearestTiesOf); zero elsewhere
 };
 
 // How AREA resolves for an (x, y) pair of axes: integer box, fractional table (both axes downscaled), or the
@@ -246,8 +302,8 @@ template <class T, int I, class Emit>
 CVK_HD void samplePixel(const Mapping &m, const Plane &p, int32_t dx, int32_t dy, int32_t C, Emit &&emit) {
     constexpr bool kFixed = sizeof(T) == 1;
     if constexpr (I == kNearest || I == kNearestFloor) {
-        const int32_t sx = I == kNearest ? nearestExact(m.x, dx) : nearestFloor(m.x, dx);
-        const int32_t sy = I == kNearest ? nearestExact(m.y, dy) : nearestFloor(m.y, dy);
+        const int32_t sx = I == kNearest ? nearestExact(m.x, m.tiesX, dx) : nearestFloor(m.x, dx);
+        const int32_t sy = I == kNearest ? nearestExact(m.y, m.tiesY, dy) : nearestFloor(m.y, dy);
         for (int32_t c = 0; c < C; ++c) {
             const T v = fetch<T>(p, sy, sx, c);
             emit(c, v, toFloat(v));

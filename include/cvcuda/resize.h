@@ -19,8 +19,8 @@ CV_EXTERN_C_BEGIN
  *  Semantics are OpenCV's cv::resize (cv2.resize(src, (W, H), interpolation=...)): pixel centres aligned
  *  (src coordinate = (d + 0.5) * src/dst - 0.5, its fraction kept in double), border pixels replicated, any ratio
  *  up or down, the two axes independent. `interp` is a cvInterp: NEAREST = INTER_NEAREST_EXACT (the pixel
- *  covering the destination centre, floor((d + 0.5) * src/dst), in OpenCV's 16.16 fixed point, whose rounding picks
- *  the side where a centre falls exactly on a pixel edge; cvResizeTorchvision's nearest-exact is torchvision's float rule), NEAREST_FLOOR = INTER_NEAREST, LINEAR, CUBIC (a = -0.75) and AREA as in
+ *  covering the destination centre, floor((d + 0.5) * src/dst); where a centre falls exactly on a pixel edge, the side
+ *  that OpenCV 5's running double sum picks, as cv2 5.0 does; cvResizeTorchvision's nearest-exact is torchvision's float rule), NEAREST_FLOOR = INTER_NEAREST, LINEAR, CUBIC (a = -0.75) and AREA as in
  *  interp.h. uint8 LINEAR, CUBIC and upscaling AREA use OpenCV's fixed-point weights (11 bits, rounded at 22 bits);
  *  OpenCV's SIMD code rounds the vertical pass differently: results agree within 1. Other types compute in float32
  *  and round half to even with saturation (OpenCV's saturate_cast); float16 computes in float32 (OpenCV has no

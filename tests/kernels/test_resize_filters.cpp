@@ -5,6 +5,7 @@
 #include <catch2/catch_approx.hpp>
 #include <catch2/catch_test_macros.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -46,15 +47,16 @@ TEST_CASE("resize nearest: INTER_NEAREST_EXACT (centre) and INTER_NEAREST (floor
         {"1 -> 7", 1, 7, 6, 0},
         {"1920 -> 1", 1920, 1, 0, 960},    // centre 960
         {"1080 -> 224, last", 1080, 224, 223, 1077},
-        // A centre exactly on a pixel edge: OpenCV's 16.16 step, rounded to nearest, may land on either side.
-        {"512 -> 224, centre on an edge", 512, 224, 3, 8},   // 3.5 * 512/224 = 8 exactly; step rounded up
-        {"1280 -> 300, centre on an edge", 1280, 300, 37, 159}, // 37.5 * 1280/300 = 160; step rounded down
-        {"1280 -> 300, column 7", 1280, 300, 7, 31},           // 7.5 * 1280/300 = 32 exactly
+        // A centre exactly on a pixel edge: OpenCV's accumulated sum lands on either side (values read from cv2 5.0).
+        {"512 -> 224, centre on an edge", 512, 224, 3, 7},      // 3.5 * 512/224 = 8 exactly; the sum falls short
+        {"1280 -> 300, centre on an edge", 1280, 300, 37, 160}, // 37.5 * 1280/300 = 160; the sum reaches it
+        {"1280 -> 300, column 7", 1280, 300, 7, 31},            // 7.5 * 1280/300 = 32 exactly; the sum falls short
+        {"1024 -> 512, even factor: ties of an exact sum", 1024, 512, 5, 11},
         {"odd source: origin step/2 - 1", 5, 3, 0, 0},
     };
     for (const IndexRow &r : exact) {
         INFO(r.name);
-        CHECK(nearestExact(makeAxis(r.src, r.dst), r.d) == r.expected);
+        CHECK(nearestExact(makeAxis(r.src, r.dst), nearestTiesOf(r.src, r.dst), r.d) == r.expected);
     }
     const std::vector<IndexRow> floorRows = {
         {"3 -> 2, second", 3, 2, 1, 1},
@@ -65,6 +67,50 @@ TEST_CASE("resize nearest: INTER_NEAREST_EXACT (centre) and INTER_NEAREST (floor
     for (const IndexRow &r : floorRows) {
         INFO(r.name);
         CHECK(nearestFloor(makeAxis(r.src, r.dst), r.d) == r.expected);
+    }
+}
+
+// OpenCV 5's INTER_NEAREST_EXACT table, written as it defines it: one running double sum per axis.
+std::vector<int32_t> openCvNearestExactTable(int32_t src, int32_t dst) {
+    std::vector<int32_t> t(dst);
+    const double scale = static_cast<double>(src) / dst;
+    double f = scale * 0.5;
+    for (int32_t d = 0; d < dst; ++d, f += scale) t[d] = std::min(static_cast<int32_t>(f), src - 1);
+    return t;
+}
+
+TEST_CASE("resize nearest: every index equals OpenCV's running sum, ties included", "[resize][cpu]") {
+    struct Pair { int32_t src, dst; };
+    std::vector<Pair> pairs = {{1280, 300}, {960, 225}, {512, 224}, {534, 224}, {800, 224}, {1920, 1080},
+                               {1080, 1920}, {224, 512}, {300, 1280}, {4000, 3}, {3, 4000}, {1, 7}, {1920, 1},
+                               {2048, 6144}, {4096, 6144}, {6000, 9000}}; // the last: ties past kTieBits checked below
+    for (int32_t src = 1; src <= 96; ++src)
+        for (int32_t dst = 1; dst <= 96; ++dst) pairs.push_back({src, dst});
+    int64_t ties = 0;
+    for (const Pair &p : pairs) {
+        const Axis a = makeAxis(p.src, p.dst);
+        const NearestTies t = nearestTiesOf(p.src, p.dst);
+        const std::vector<int32_t> ref = openCvNearestExactTable(p.src, p.dst);
+        int64_t tieIndex = -1;
+        for (int32_t d = 0; d < p.dst; ++d) {
+            const bool tie = (2 * int64_t(d) + 1) * p.src % (2 * int64_t(p.dst)) == 0;
+            tieIndex += tie;
+            ties += tie;
+            if (tie && tieIndex >= kTieBits) continue; // past the table: the exact floor, one pixel right at most
+            if (nearestExact(a, t, d) != ref[d]) {
+                INFO(p.src << " -> " << p.dst << ", pixel " << d << (tie ? " (tie)" : ""));
+                CHECK(nearestExact(a, t, d) == ref[d]);
+            }
+        }
+    }
+    CHECK(ties > 1000); // the pairs above do have ties to decide
+    // Past the table a tie takes the exact floor: the right-hand of the two pixels whose shared edge is the centre.
+    const Axis big = makeAxis(6000, 9000);
+    const NearestTies t = nearestTiesOf(6000, 9000);
+    const std::vector<int32_t> ref = openCvNearestExactTable(6000, 9000);
+    for (int32_t d = 3 * kTieBits; d < 9000; ++d) {
+        const int32_t got = nearestExact(big, t, d);
+        CHECK((got == ref[d] || got == ref[d] + 1));
     }
 }
 
@@ -147,7 +193,7 @@ TEST_CASE("resize rounding: saturate_cast half to even, fixed point half up", "[
 TEST_CASE("resize sampler on a host image: uint8 fixed point and float agree with hand values", "[resize][cpu]") {
     const uint8_t img[4] = {0, 100, 200, 255}; // 2 x 2, one channel
     const Plane p{reinterpret_cast<const char *>(img), 2, 1, 1};
-    Mapping m{makeAxis(2, 1), makeAxis(2, 1), kLinear, kAreaFast};
+    Mapping m{makeAxis(2, 1), makeAxis(2, 1), kLinear, kAreaFast, {}, {}};
     int got = -1;
     float real = -1.f;
     samplePixel<uint8_t, kLinear>(m, p, 0, 0, 1, [&](int32_t, uint8_t v, float r) { got = v, real = r; });

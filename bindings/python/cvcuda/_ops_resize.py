@@ -39,7 +39,7 @@ def resize_into(dst: Tensor, src: Tensor, interp: Interp = Interp.LINEAR, *, str
     """Writes ``src`` resized to ``dst``'s height and width into ``dst`` and returns ``dst``.
 
     OpenCV's ``cv2.resize`` semantics (centres aligned, border replicated; NEAREST is INTER_NEAREST_EXACT, the pixel
-    covering the destination centre, NEAREST_FLOOR INTER_NEAREST; uint8 LINEAR/CUBIC in OpenCV's 11-bit fixed point,
+    covering the destination centre, with cv2 5.0's side where a centre lies on a pixel edge, NEAREST_FLOOR INTER_NEAREST; uint8 LINEAR/CUBIC in OpenCV's 11-bit fixed point,
     within 1 of cv2; other types in float32 with saturate_cast rounding). Layouts HWC, NHWC, CHW, NCHW, HW, NHW (src and
     dst alike); uint8, uint16, int16, float16, float32; any channel count; same N, C and dtype on both sides; any
     strides. ``dst`` must not overlap ``src``. Runs on ``stream`` (None: :attr:`Stream.current`), ordered after
