@@ -55,11 +55,13 @@ def cv2_resize(cv2, img_hwc, dst_hw, interp):
     return out.astype(img_hwc.dtype) if img_hwc.dtype == np.float16 else out
 
 
-def assert_close(ours, ref, what, src_scale=1.0):
+def assert_close(ours, ref, what, src_scale=1.0, taps=0):
     """Integers: within +-1 (OpenCV's SIMD and scalar code round the last pass differently). float32: 1e-4
     relative (of max(|ref|, 1)) plus 2e-6 of the source's magnitude `src_scale` (max |src|): float32 sums of a few
-    dozen weighted taps, added in another order or fused into multiply-adds, differ by that much. float16: one
-    float16 rounding (2^-10 relative) on top of the same float32 bound."""
+    dozen weighted taps, added in another order or fused into multiply-adds, differ by that much. A sum of more
+    `taps` (antialias windows: hundreds) may differ by up to taps * 2^-24 of the magnitude, the float32 bound of a
+    sum of that many terms, and gets that instead when it is larger. float16: one float16 rounding (2^-10 relative)
+    on top of the same float32 bound."""
     assert ours.shape == ref.shape, f"{what}: shape {ours.shape} != {ref.shape}"
     if ours.dtype.kind in "ui":
         diff = np.abs(ours.astype(np.int64) - ref.astype(np.int64))
@@ -68,7 +70,7 @@ def assert_close(ours, ref, what, src_scale=1.0):
         a, b = ours.astype(np.float64), ref.astype(np.float64)
         rel = 1e-4 if ours.dtype == np.float32 else 2.0**-10
         diff = np.abs(a - b)
-        bad = ~(diff <= rel * np.maximum(np.abs(b), 1.0) + 2e-6 * src_scale)
+        bad = ~(diff <= rel * np.maximum(np.abs(b), 1.0) + max(2e-6, taps * 2.0**-24) * src_scale)
     if bad.any():
         idx = tuple(int(i) for i in np.argwhere(bad)[0])
         raise AssertionError(

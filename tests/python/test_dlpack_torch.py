@@ -282,6 +282,13 @@ def test_unknown_producer_inside_capture_raises_and_leaves_torch_usable(torch):
 
 
 # --- CAI export lifetime: torch reads our output on its current stream, then drops it
+def _data_pointer(t: cvcuda.Tensor) -> int:
+    return (t._info or t._get_info()).data
+
+
+REUSE_TRIES = 2048  # flips of SHAPE on the freeing stream: the pool hands the freed block to one of them
+
+
 def _cai_read_then_drop(torch, ordered: bool):
     src = _random(torch)
     expected = torch.flip(src, [2])
@@ -291,25 +298,38 @@ def _cai_read_then_drop(torch, ordered: bool):
     _tensor._debug_disable_cai_release_order(not ordered)
     try:
         out = cvcuda.flip(cvcuda.from_dlpack(src, "NHWC", stream=target), 1, stream=target)
+        freed = _data_pointer(out)
         target.sync()  # torch ignores the CAI stream: the seed's rule is to sync before torch.as_tensor
         seen = torch.as_tensor(out.cuda(), device="cuda")
         make_busy(torch, torch.cuda.current_stream(), BUSY_MS)
         copy = seen.clone()  # queued behind the sleep on torch's current stream
         del seen, out
         gc.collect()
-        # Allocations on the stream that frees get a block freed there at once, unless the free waits on events.
-        reuse = [cvcuda.flip(garbage, 0, stream=target) for _ in range(4)]
+        # Allocations on the stream that frees get a block freed there at once, unless the free waits on events. The
+        # pool keeps blocks of earlier tests too, so allocate until the freed block comes back (its new contents are
+        # the flipped ones of `garbage`), keeping every try alive so that none is handed out twice.
+        reuse, reused = [], False
+        for _ in range(REUSE_TRIES):
+            reuse.append(cvcuda.flip(garbage, 0, stream=target))
+            if _data_pointer(reuse[-1]) == freed:
+                reused = True
+                break
+        busy = not torch.cuda.current_stream().query()  # still sleeping: every flip above raced the queued read
     finally:
         _tensor._debug_disable_cai_release_order(False)
     torch.cuda.synchronize()
     target.sync()
     del reuse
-    return torch.equal(copy, expected)
+    return torch.equal(copy, expected), reused, busy
 
 
 def test_cai_export_memory_outlives_torchs_queued_read(torch):
-    assert _cai_read_then_drop(torch, ordered=True)
+    intact, _, _ = _cai_read_then_drop(torch, ordered=True)
+    assert intact  # whether or not the pool reused the block, the write to it waited for torch's read
 
 
 def test_negative_control_cai_export_freed_without_ordering_is_reused_under_the_read(torch):
-    assert not _cai_read_then_drop(torch, ordered=False)
+    intact, reused, busy = _cai_read_then_drop(torch, ordered=False)
+    assert reused, f"the pool did not hand the freed block back within {REUSE_TRIES} allocations"
+    assert busy, f"torch's stream finished its {BUSY_MS} ms sleep before the reuse: the race was not forced"
+    assert not intact
