@@ -7,20 +7,24 @@
 # command bench/run.sh, which writes docs/perf.md's generated section and docs/img/bench_*.png; with --reference it
 # also measures the reference library (CV-CUDA 0.19, the tarball from ../shared/tools/cvcuda-reference.sh or its
 # unpacked folder) in its own process.
-# Usage: scripts/gpu-check.sh [--quick] [--no-bench] [--no-sanitizer] [--ordering-runs N (default 5)]
-#                             [--reference TARBALL_OR_DIR]
+# Usage: scripts/gpu-check.sh [--quick] [--no-bench] [--no-sanitizer] [--no-tests] [--ordering-runs N (default 5)]
+#                             [--reference TARBALL_OR_DIR] [--record FILE (default docs/verification/gpu-check.md)]
+# --no-tests leaves out the full test run, the soak and the samples, so that a lease whose calls are limited to
+# 10 minutes can run the parts in turn, each writing its own record (--record); the build is reused when present.
 # Python packages missing there (cffi, pycparser) are taken from wheels in .whl/ when present.
 # CVCUDA_COMMIT=<hash> names the commit in the record where the checkout has no .git (the GPU machine's copy).
 # CVCUDA_RUST_SAMPLE=<binary> also runs the Rust sample built elsewhere (no cargo on the GPU machine).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-bench=1 sanitizer=1 reference= ordering_runs=5
+bench=1 sanitizer=1 tests=1 reference= ordering_runs=5 record=docs/verification/gpu-check.md
 args="$*"
 while [ $# -gt 0 ]; do
     case "$1" in
     --no-bench) bench=0 ;;
     --no-sanitizer) sanitizer=0 ;;
+    --no-tests) tests=0 ;;
+    --record) record=${2:?gpu-check: --record needs a file}; shift ;;
     --quick) bench=0 sanitizer=0 ;;
     --ordering-runs) ordering_runs=${2:?gpu-check: --ordering-runs needs a count}; shift ;;
     --reference) reference=${2:?gpu-check: --reference needs a tarball or a folder}; shift ;;
@@ -33,7 +37,6 @@ case "$reference" in /*|'') ;; *) reference=$root/$reference ;; esac
 ver=docs/verification
 logs=$ver/logs
 mkdir -p "$logs" docs/img
-record=$ver/gpu-check.md
 export CVCUDA_REQUIRE_GPU=1 PYTHONUNBUFFERED=1
 if compgen -G ".whl/*.whl" >/dev/null; then
     python3 -m pip install -q --no-index --no-deps --no-compile --target /tmp/cvcuda-site .whl/*.whl >"$logs/pip.log" 2>&1
@@ -51,24 +54,45 @@ step() { # step NAME LOGFILE COMMAND... : runs, keeps the log, records the resul
     return $rc
 }
 
-step "build (gpu_arch=90)" build.log bash -c "meson setup $build -Dgpu_arch=90 --wipe >/dev/null 2>&1 || meson setup $build -Dgpu_arch=90 && ninja -C $build"
+if [ -f "$build/build.ninja" ]; then
+    step "build (gpu_arch=90, incremental)" build.log ninja -C "$build"
+else
+    step "build (gpu_arch=90)" build.log bash -c "meson setup $build -Dgpu_arch=90 && ninja -C $build"
+fi
 rm -f "$build"/test-results/*.xml
 ngpu=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)
 # On a machine with several GPUs the two-GPU tests must run: skipping them there fails the run.
 if [ "${ngpu:-0}" -ge 2 ]; then export CVCUDA_REQUIRE_MULTI_GPU=1; fi
-step "all tests, CVCUDA_REQUIRE_GPU=1" tests.log meson test -C "$build" --print-errorlogs --num-processes 1 --timeout-multiplier 4
-cp "$build/meson-logs/testlog.txt" "$logs/testlog.txt" # every test's own output, passing ones too
-python3 scripts/summarize_tests.py "$build" --list-skips >"$logs/test-summary.log"
-summary=$(tail -n 1 "$logs/test-summary.log")
+summary="not run in this part (--no-tests)"
+if [ $tests = 1 ]; then
+    step "all tests, CVCUDA_REQUIRE_GPU=1" tests.log meson test -C "$build" --print-errorlogs --num-processes 1 --timeout-multiplier 4
+    cp "$build/meson-logs/testlog.txt" "$logs/testlog.txt" # every test's own output, passing ones too
+    python3 scripts/summarize_tests.py "$build" --list-skips >"$logs/test-summary.log"
+    summary=$(tail -n 1 "$logs/test-summary.log")
+fi
 if [ $sanitizer = 1 ]; then
-    # Every tool over every GPU suite. The negative controls are left out (a sanitizer slows kernels and so hides the
-    # races they force), and so are [large] cases and the 8-thread stress case (too slow under a sanitizer).
+    # Every tool over every GPU suite, the eight runs side by side (each is its own process on the one GPU, and mostly
+    # waits on the host's instrumentation). The negative controls are left out (a sanitizer slows kernels and so hides
+    # the races they force), and so are [large] cases and the 8-thread stress case (too slow under a sanitizer).
+    sanitizer_rows=()
     for tool in memcheck racecheck synccheck initcheck; do
         for exe in tests/engine/test_engine tests/kernels/test_kernels; do
             [ -x "$build/$exe" ] || continue
-            step "compute-sanitizer $tool $(basename "$exe")" "$tool-$(basename "$exe").log" \
-                compute-sanitizer --tool "$tool" --error-exitcode 1 "$build/$exe" '~[negative-control]~[large]~[threads]'
+            name="compute-sanitizer $tool $(basename "$exe")" log="$tool-$(basename "$exe").log"
+            ( t0=$SECONDS
+              compute-sanitizer --tool "$tool" --error-exitcode 1 "$build/$exe" '~[negative-control]~[large]~[threads]' \
+                  >"$logs/$log" 2>&1
+              echo "$? $((SECONDS - t0))" >"$logs/$log.rc" ) &
+            sanitizer_rows+=("$name|$log")
         done
+    done
+    wait
+    for entry in "${sanitizer_rows[@]}"; do
+        name=${entry%%|*} log=${entry#*|}
+        read -r rc secs <"$logs/$log.rc"
+        rm -f "$logs/$log.rc"
+        rows+=("| $name | $([ "$rc" = 0 ] && echo PASS || echo "FAIL (exit $rc)") | $secs s (in parallel) | logs/$log |")
+        echo "gpu-check: $name -> exit $rc ($secs s)"
     done
 fi
 # The Rust sample is built where cargo is (the development machine has it, this one has not): pass its binary in
@@ -89,11 +113,13 @@ for i in $(seq 1 $ordering_runs); do
             tests/python/test_torch_interop.py tests/python/test_dlpack_torch.py" && ordering_passed=$((ordering_passed + 1))
 done
 echo "gpu-check: ordering suites passed $ordering_passed/$ordering_runs runs"
-step "soak: 100000 round trips torch -> flip -> torch (scripts/soak.py)" soak.log python3 scripts/soak.py
-step "torchrun sample, $ngpu GPU(s) (samples/distributed/preprocess_ddp.py)" ddp.log \
-    python3 -m torch.distributed.run --standalone --nproc_per_node="${ngpu:-1}" samples/distributed/preprocess_ddp.py
-step "main job (samples/interoperability/pytorch_interop.py)" sample.log \
-    python3 samples/interoperability/pytorch_interop.py --out docs/img/contact_sheet.png
+if [ $tests = 1 ]; then
+    step "soak: 100000 round trips torch -> flip -> torch (scripts/soak.py)" soak.log python3 scripts/soak.py
+    step "torchrun sample, $ngpu GPU(s) (samples/distributed/preprocess_ddp.py)" ddp.log \
+        python3 -m torch.distributed.run --standalone --nproc_per_node="${ngpu:-1}" samples/distributed/preprocess_ddp.py
+    step "main job (samples/interoperability/pytorch_interop.py)" sample.log \
+        python3 samples/interoperability/pytorch_interop.py --out docs/img/contact_sheet.png
+fi
 if [ $bench = 1 ]; then
     step "benchmark host_overhead (C API vs raw CUDA calls)" bench-host_overhead.log "$build/bench/host_overhead"
     step "benchmark bench/run.sh (ours, ${reference:+CV-CUDA 0.19, }torch, copy -> docs/perf.md, docs/img/bench_*.png)" \
@@ -124,29 +150,31 @@ fi
     echo
     echo "Ordering and lifetime suites: **$ordering_passed/$ordering_runs runs passed** in a row (rows above)."
     echo
-    echo "Skipped cases (a GPU test may not skip here; these are no-device tests, which need the GPU hidden):"
-    echo '```'
-    grep '^- skipped' "$logs/test-summary.log" || echo "(none)"
-    echo '```'
-    echo
-    echo "Every Meson test of the run (the ABI consumers among them: C, C++, dlopen plugin host, install tree):"
-    echo
-    echo "| meson test | result | time |"
-    echo "|---|---|---|"
-    python3 - "$build/meson-logs/testlog.json" <<'PY'
+    if [ $tests = 1 ]; then
+        echo "Skipped cases (a GPU test may not skip here; these are no-device tests, which need the GPU hidden):"
+        echo '```'
+        grep '^- skipped' "$logs/test-summary.log" || echo "(none)"
+        echo '```'
+        echo
+        echo "Every Meson test of the run (the ABI consumers among them: C, C++, dlopen plugin host, install tree):"
+        echo
+        echo "| meson test | result | time |"
+        echo "|---|---|---|"
+        python3 - "$build/meson-logs/testlog.json" <<'PY'
 import json, sys
 for line in open(sys.argv[1]):
     t = json.loads(line)
     print(f"| {t['name'].split(':')[-1]} | {t['result']} | {t['duration']:.1f} s |")
 PY
-    echo
-    echo "Counts the stream-engine suite reported (Catch2 WARN lines of tests/engine):"
-    echo '```'
-    awk '/warning:$/ {grab=1; next} grab && NF == 0 {grab=0; print "--"; next} grab {sub(/^ +/, ""); printf "%s ", $0}' \
-        "$logs/testlog.txt" | tr -s ' ' | sed 's/ -- /\n/g; s/ --$//'
-    echo
-    echo '```'
-    echo
+        echo
+        echo "Counts the stream-engine suite reported (Catch2 WARN lines of tests/engine):"
+        echo '```'
+        awk '/warning:$/ {grab=1; next} grab && NF == 0 {grab=0; print "--"; next} grab {sub(/^ +/, ""); printf "%s ", $0}' \
+            "$logs/testlog.txt" | tr -s ' ' | sed 's/ -- /\n/g; s/ --$//'
+        echo
+        echo '```'
+        echo
+    fi
     if [ $bench = 1 ]; then
         echo "Benchmark summary (all tables and the plots in docs/perf.md; the run in logs/bench-run.log):"
         echo '```'
@@ -154,10 +182,12 @@ PY
         echo '```'
         echo
     fi
-    echo "Main job summary:"
-    echo '```'
-    tail -n 20 "$logs/sample.log"
-    echo '```'
+    if [ $tests = 1 ]; then
+        echo "Main job summary:"
+        echo '```'
+        tail -n 20 "$logs/sample.log"
+        echo '```'
+    fi
 } >"$record"
 echo "$summary"
 grep -q "FAIL" "$record" && exit 1
