@@ -287,6 +287,7 @@ def _data_pointer(t: cvcuda.Tensor) -> int:
 
 
 REUSE_TRIES = 2048  # flips of SHAPE on the freeing stream: the pool hands the freed block to one of them
+REUSE_BUSY_MS = 1000  # longer than those tries take, however many blocks earlier tests left in the pool
 
 
 def _cai_read_then_drop(torch, ordered: bool):
@@ -295,16 +296,17 @@ def _cai_read_then_drop(torch, ordered: bool):
     target = cvcuda.Stream()
     garbage = cvcuda.from_dlpack(torch.ones_like(src), "NHWC")
     torch.cuda.synchronize()
+    gc.collect()
+    gc.disable()  # a collection of a long test session's objects inside the window below could outlast the sleep
     _tensor._debug_disable_cai_release_order(not ordered)
     try:
         out = cvcuda.flip(cvcuda.from_dlpack(src, "NHWC", stream=target), 1, stream=target)
         freed = _data_pointer(out)
         target.sync()  # torch ignores the CAI stream: the seed's rule is to sync before torch.as_tensor
         seen = torch.as_tensor(out.cuda(), device="cuda")
-        make_busy(torch, torch.cuda.current_stream(), BUSY_MS)
+        make_busy(torch, torch.cuda.current_stream(), REUSE_BUSY_MS)
         copy = seen.clone()  # queued behind the sleep on torch's current stream
-        del seen, out
-        gc.collect()
+        del seen, out  # the last references: the release runs here
         # Allocations on the stream that frees get a block freed there at once, unless the free waits on events. The
         # pool keeps blocks of earlier tests too, so allocate until the freed block comes back (its new contents are
         # the flipped ones of `garbage`), keeping every try alive so that none is handed out twice.
@@ -317,6 +319,7 @@ def _cai_read_then_drop(torch, ordered: bool):
         busy = not torch.cuda.current_stream().query()  # still sleeping: every flip above raced the queued read
     finally:
         _tensor._debug_disable_cai_release_order(False)
+        gc.enable()
     torch.cuda.synchronize()
     target.sync()
     del reuse
@@ -331,5 +334,5 @@ def test_cai_export_memory_outlives_torchs_queued_read(torch):
 def test_negative_control_cai_export_freed_without_ordering_is_reused_under_the_read(torch):
     intact, reused, busy = _cai_read_then_drop(torch, ordered=False)
     assert reused, f"the pool did not hand the freed block back within {REUSE_TRIES} allocations"
-    assert busy, f"torch's stream finished its {BUSY_MS} ms sleep before the reuse: the race was not forced"
+    assert busy, f"torch's stream finished its {REUSE_BUSY_MS} ms sleep before the reuse: the race was not forced"
     assert not intact
