@@ -287,7 +287,7 @@ def _data_pointer(t: cvcuda.Tensor) -> int:
 
 
 REUSE_TRIES = 2048  # flips of SHAPE on the freeing stream: the pool hands the freed block to one of them
-REUSE_BUSY_MS = 1000  # longer than those tries take, however many blocks earlier tests left in the pool
+REUSE_BUSY_MS = 1000  # longer than a collection and those tries take in a long test session
 
 
 def _cai_read_then_drop(torch, ordered: bool):
@@ -296,8 +296,7 @@ def _cai_read_then_drop(torch, ordered: bool):
     target = cvcuda.Stream()
     garbage = cvcuda.from_dlpack(torch.ones_like(src), "NHWC")
     torch.cuda.synchronize()
-    gc.collect()
-    gc.disable()  # a collection of a long test session's objects inside the window below could outlast the sleep
+    gc.collect()  # the collection inside the window below then has little to do
     _tensor._debug_disable_cai_release_order(not ordered)
     try:
         out = cvcuda.flip(cvcuda.from_dlpack(src, "NHWC", stream=target), 1, stream=target)
@@ -306,7 +305,8 @@ def _cai_read_then_drop(torch, ordered: bool):
         seen = torch.as_tensor(out.cuda(), device="cuda")
         make_busy(torch, torch.cuda.current_stream(), REUSE_BUSY_MS)
         copy = seen.clone()  # queued behind the sleep on torch's current stream
-        del seen, out  # the last references: the release runs here
+        del seen, out
+        gc.collect()
         # Allocations on the stream that frees get a block freed there at once, unless the free waits on events. The
         # pool keeps blocks of earlier tests too, so allocate until the freed block comes back (its new contents are
         # the flipped ones of `garbage`), keeping every try alive so that none is handed out twice.
@@ -319,7 +319,6 @@ def _cai_read_then_drop(torch, ordered: bool):
         busy = not torch.cuda.current_stream().query()  # still sleeping: every flip above raced the queued read
     finally:
         _tensor._debug_disable_cai_release_order(False)
-        gc.enable()
     torch.cuda.synchronize()
     target.sync()
     del reuse
