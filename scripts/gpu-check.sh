@@ -71,28 +71,15 @@ if [ $tests = 1 ]; then
     summary=$(tail -n 1 "$logs/test-summary.log")
 fi
 if [ $sanitizer = 1 ]; then
-    # Every tool over every GPU suite, the eight runs side by side (each is its own process on the one GPU, and mostly
-    # waits on the host's instrumentation). The negative controls are left out (a sanitizer slows kernels and so hides
-    # the races they force), and so are [large] cases and the 8-thread stress case (too slow under a sanitizer).
-    sanitizer_rows=()
+    # Every tool over every GPU suite, one run at a time: side by side, the tools' device memory ran out (each
+    # reserves its own shadow memory on the one GPU). The negative controls are left out (a sanitizer slows kernels
+    # and so hides the races they force), and so are [large] cases and the 8-thread stress case (too slow under it).
     for tool in memcheck racecheck synccheck initcheck; do
         for exe in tests/engine/test_engine tests/kernels/test_kernels; do
             [ -x "$build/$exe" ] || continue
-            name="compute-sanitizer $tool $(basename "$exe")" log="$tool-$(basename "$exe").log"
-            ( t0=$SECONDS
-              compute-sanitizer --tool "$tool" --error-exitcode 1 "$build/$exe" '~[negative-control]~[large]~[threads]' \
-                  >"$logs/$log" 2>&1
-              echo "$? $((SECONDS - t0))" >"$logs/$log.rc" ) &
-            sanitizer_rows+=("$name|$log")
+            step "compute-sanitizer $tool $(basename "$exe")" "$tool-$(basename "$exe").log" \
+                compute-sanitizer --tool "$tool" --error-exitcode 1 "$build/$exe" '~[negative-control]~[large]~[threads]'
         done
-    done
-    wait
-    for entry in "${sanitizer_rows[@]}"; do
-        name=${entry%%|*} log=${entry#*|}
-        read -r rc secs <"$logs/$log.rc"
-        rm -f "$logs/$log.rc"
-        rows+=("| $name | $([ "$rc" = 0 ] && echo PASS || echo "FAIL (exit $rc)") | $secs s (in parallel) | logs/$log |")
-        echo "gpu-check: $name -> exit $rc ($secs s)"
     done
 fi
 # The Rust sample is built where cargo is (the development machine has it, this one has not): pass its binary in
