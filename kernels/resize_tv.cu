@@ -42,7 +42,7 @@ template <bool Half> struct FusedOut {
 // One block per (tile column, tile row, image), grid-stride over tile rows and images; every channel of the image
 // in turn, so the column weights (registers) and row weights (shared memory) serve all of them.
 template <class T, int K, class Out>
-__global__ void __launch_bounds__(kTvThreads) tvTiledKernel(TvJob j, View4 src, Out out, TvTileShape s, bool words) {
+__global__ void __launch_bounds__(kTvThreads, kTvMinBlocks<K>) tvTiledKernel(TvJob j, View4 src, Out out, TvTileShape s, bool words) {
     extern __shared__ float4 tvSmem[];
     const TvBuffers b = tvCarve(tvSmem, s.maxRows, s.tileH);
     const int tid = static_cast<int>(threadIdx.x);

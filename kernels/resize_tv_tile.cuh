@@ -179,14 +179,27 @@ CVK_TV_HD float tvRowSum(const TvColumn<K> &col, const Plane &p, int32_t row, in
     return h;
 }
 
+// Rows each thread sums before it stores them, so that their loads are in flight together (only for the smallest
+// window: the larger ones' weights already take the registers), and the blocks per SM the kernel's registers allow.
+template <int K> constexpr int kTvRowBatch = K <= 12 ? 2 : 1;
+template <int K> constexpr int kTvMinBlocks = K <= 12 ? 3 : (K <= 24 ? 2 : 1);
+
 // Phase 2 (one channel plane): the horizontal sums of every source row of the tile for the thread's column.
 template <class T, int K>
 CVK_TV_HD void tvTileHorizontal(const TvJob &j, const TvTile &t, const TvColumn<K> &col, const Plane &p, bool words,
                                 const TvBuffers &b, int tid, int nthreads) {
-    const int lane = tid % kTvTileW;
+    constexpr int U = kTvRowBatch<K>;
+    const int lane = tid % kTvTileW, step = nthreads / kTvTileW;
     if (lane >= t.tw) return;
-    for (int32_t r = tid / kTvTileW; r < t.rows; r += nthreads / kTvTileW)
-        b.h[r * kTvTileW + lane] = tvRowSum<T, K>(col, p, t.row0 + r, j.srcW, words);
+    int32_t r = tid / kTvTileW;
+    for (; r + (U - 1) * step < t.rows; r += U * step) {
+        float h[U];
+        CVK_TV_UNROLL
+        for (int u = 0; u < U; ++u) h[u] = tvRowSum<T, K>(col, p, t.row0 + r + u * step, j.srcW, words);
+        CVK_TV_UNROLL
+        for (int u = 0; u < U; ++u) b.h[(r + u * step) * kTvTileW + lane] = h[u];
+    }
+    for (; r < t.rows; r += step) b.h[r * kTvTileW + lane] = tvRowSum<T, K>(col, p, t.row0 + r, j.srcW, words);
 }
 
 // Phase 3 (one channel plane): the vertical sum of every output pixel of the tile, handed to emit(x, y, value) in
