@@ -95,7 +95,7 @@ def test_fused_compose_equals_torchvision_bit_for_bit_on_a_photo(torch, v2):
     close_after_uint8_stage(out, ref, "astronaut")
     # After the rounded uint8 the fused pass does torchvision's own float32 steps (product by 1/255, subtraction,
     # division): where the uint8 stages agree, the floats are equal.
-    if torch.equal(v2.functional.resize(batch, 256, antialias=True), tv.resize(batch, [256])):
+    if torch.equal(v2.functional.resize(batch, [256], antialias=True), tv.resize(batch, [256])):
         assert torch.equal(out, ref)
 
 
