@@ -1,0 +1,163 @@
+// cvResize's row paths (resize_rows.cuh): when they apply (planResizeRows) and their kernels, the NEAREST gather
+// per interpolation and the LINEAR/CUBIC rows per (interpolation, channel count), dispatched through tables
+// without holes.
+#include "resize.hpp"
+#include "resize_launch.cuh"
+#include "resize_rows.cuh"
+
+#include <algorithm>
+#include <array>
+
+namespace cvk {
+namespace {
+
+using namespace resize;
+
+// Grid (strips, row blocks): a block builds its strip's column table, then loops over (image, destination row).
+template <int I> __global__ void __launch_bounds__(kRowThreads, kRowBlocksPerSM) gatherKernel(ResizeParams p, Mapping m, RowShape s) {
+    extern __shared__ int4 smem[];
+    int32_t *table = reinterpret_cast<int32_t *>(smem);
+    const int tid = static_cast<int>(threadIdx.x), nthreads = static_cast<int>(blockDim.x);
+    const int32_t pixelBytes = static_cast<int32_t>(p.src.stride[kW]);
+    int32_t x0, w;
+    stripOf(s, m.x.dst, static_cast<int32_t>(blockIdx.x), x0, w);
+    gatherTable<I>(m, pixelBytes, x0, w, table, tid, nthreads);
+    __syncthreads();
+    const int64_t rows = p.dst.shape[kN] * m.y.dst;
+    for (int64_t r = blockIdx.y; r < rows; r += gridDim.y) {
+        const int64_t n = r / m.y.dst;
+        const int32_t dy = static_cast<int32_t>(r - n * m.y.dst), sy = nearestIndex<I>(m.y, m.tiesY, dy);
+        const auto *row = reinterpret_cast<const uint8_t *>(p.src.data + n * p.src.stride[kN] + sy * p.src.stride[kH]);
+        auto *out = reinterpret_cast<uint8_t *>(p.dst.data + n * p.dst.stride[kN] + dy * p.dst.stride[kH]) + int64_t(x0) * pixelBytes;
+        gatherRow(table, w * pixelBytes, row, out, tid, nthreads);
+    }
+}
+
+// Two barriers per row: the staged ints are complete before the horizontal pass reads them (and the previous row's
+// output bytes are stored before this row's replace them), and the output bytes are complete before they are stored
+// (and the staged ints read before the next row's replace them). The next row's loads are issued between the two.
+template <int I, int CT>
+__global__ void __launch_bounds__(kRowThreads, kRowBlocksPerSM) rowsKernel(ResizeParams p, Mapping m, RowShape s) {
+    extern __shared__ int4 smem[];
+    const RowBuffers<I> b = carveRows<I>(smem, s, CT);
+    const int tid = static_cast<int>(threadIdx.x);
+    int32_t x0, w;
+    stripOf(s, m.x.dst, static_cast<int32_t>(blockIdx.x), x0, w);
+    const RowSpan span = rowSpan<I>(m, CT, x0, w);
+    const int64_t rows = p.dst.shape[kN] * m.y.dst;
+    const int32_t rowBytes = m.x.src * CT;
+    int64_t r = blockIdx.y;
+    if (r >= rows) return;
+    RowRows<I> rr = rowRows<I>(m, static_cast<int32_t>(r % m.y.dst));
+    RowWords<I> words;
+    rowLoad<I>(rr, planeOf(p.src, r / m.y.dst), rowBytes, span, tid, words);
+    rowTaps<I, CT>(m, x0, w, span, b, tid, kRowThreads); // read after the first barrier below
+    for (; r < rows; r += gridDim.y) {
+        rowVertical<I>(rr, words, span, b, tid);
+        __syncthreads();
+        const int64_t next = r + gridDim.y;
+        if (next < rows) {
+            rr = rowRows<I>(m, static_cast<int32_t>(next % m.y.dst));
+            rowLoad<I>(rr, planeOf(p.src, next / m.y.dst), rowBytes, span, tid, words);
+        }
+        rowHorizontal<I, CT>(w, b, tid, kRowThreads);
+        __syncthreads();
+        const int64_t n = r / m.y.dst, dy = r - n * m.y.dst;
+        auto *out = reinterpret_cast<uint8_t *>(p.dst.data + n * p.dst.stride[kN] + dy * p.dst.stride[kH]) + int64_t(x0) * CT;
+        rowStore(b.out, w * CT, out, tid, kRowThreads);
+    }
+}
+
+using Kernel = void (*)(ResizeParams, Mapping, RowShape);
+
+// The gather's interpolations, the rows' interpolations and channel counts, in the order of the tables.
+constexpr int kGatherInterps[] = {kNearest, kNearestFloor};
+constexpr int kRowInterps[] = {kLinear, kCubic};
+constexpr int kRowChannels[] = {1, 3, 4};
+
+const std::array<Kernel, 2> kGatherKernels = {&gatherKernel<kNearest>, &gatherKernel<kNearestFloor>};
+template <int I> constexpr std::array<Kernel, 3> channelRow() {
+    return {&rowsKernel<I, 1>, &rowsKernel<I, 3>, &rowsKernel<I, 4>};
+}
+// kRowKernels[interp row][channel row]: every entry filled.
+const std::array<std::array<Kernel, 3>, 2> kRowKernels = {channelRow<kLinear>(), channelRow<kCubic>()};
+
+template <size_t N> int rowOf(const int (&values)[N], int64_t v) {
+    for (size_t i = 0; i < N; ++i)
+        if (values[i] == v) return static_cast<int>(i);
+    return -1;
+}
+
+constexpr int64_t kElementBytes[kResizeTypeCount] = {1, 2, 2, 2, 4}; // in ResizeType order
+
+bool aligned4(int64_t v) { return (v & 3) == 0; }
+
+// The most staged ints of any strip of `stripW` columns.
+template <int I> int32_t mostStaged(const Mapping &m, int32_t C, int32_t stripW) {
+    int32_t most = 0;
+    for (int32_t x0 = 0; x0 < m.x.dst; x0 += stripW) most = std::max(most, rowSpan<I>(m, C, x0, std::min(stripW, m.x.dst - x0)).count);
+    return most;
+}
+
+template <int I> bool planRows(const Mapping &m, int32_t C, RowShape &s) {
+    for (s.stripW = m.x.dst;;) {
+        s.strips = (m.x.dst + s.stripW - 1) / s.stripW;
+        s.staged = mostStaged<I>(m, C, s.stripW);
+        s.smemBytes = rowSmemBytes<I>(s.stripW, s.staged, C);
+        if (s.staged <= kRowStaged && s.smemBytes <= kRowSmemLimit) return true;
+        if (s.stripW <= 32) return false;
+        s.stripW = ((s.stripW + 1) / 2 + 3) & ~3; // several strips: each starts on a 4-byte boundary of the row
+    }
+}
+
+} // namespace
+
+bool planResizeRows(const ResizeParams &p, ResizeRowShape &s) {
+    if (p.torchMode >= 0 || p.type < 0 || p.type >= kResizeTypeCount) return false;
+    const int64_t C = p.src.shape[kC], elem = kElementBytes[p.type], pixel = C * elem;
+    if (p.dst.shape[kC] != C || p.src.stride[kW] != pixel || p.dst.stride[kW] != pixel ||
+        (C > 1 && (p.src.stride[kC] != elem || p.dst.stride[kC] != elem)))
+        return false;
+    if (p.src.shape[kW] * pixel > INT32_MAX) return false; // byte offsets within a source row are int32
+    const Mapping m = mappingOf(p.src, p.dst.shape[kH], p.dst.shape[kW], p.interp);
+    if (rowOf(kGatherInterps, p.interp) >= 0) {
+        if (pixel > kGatherBytes / 4) return false;
+        const int32_t most = static_cast<int32_t>(kGatherBytes / pixel) & ~3;
+        s.stripW = std::min(m.x.dst, most);
+        s.strips = (m.x.dst + s.stripW - 1) / s.stripW;
+        s.staged = 0;
+        s.smemBytes = 4 * ((s.stripW * static_cast<int32_t>(pixel) + 3) & ~3);
+        return true;
+    }
+    const int interp = rowOf(kRowInterps, p.interp);
+    if (interp < 0 || p.type != kResizeU8 || rowOf(kRowChannels, C) < 0) return false;
+    if (!aligned4(reinterpret_cast<intptr_t>(p.src.data)) || !aligned4(p.src.stride[kH]) ||
+        (p.src.shape[kN] > 1 && !aligned4(p.src.stride[kN])))
+        return false;
+    if (m.x.scale > (p.interp == kLinear ? 2.0 : 4.0)) return false;
+    return p.interp == kLinear ? planRows<kLinear>(m, static_cast<int32_t>(C), s) : planRows<kCubic>(m, static_cast<int32_t>(C), s);
+}
+
+cudaError_t launchResizeRows(const ResizeParams &p, const ResizeRowShape &s, cudaStream_t stream) {
+    const Mapping m = mappingOf(p.src, p.dst.shape[kH], p.dst.shape[kW], p.interp);
+    const int gather = rowOf(kGatherInterps, p.interp);
+    const Kernel k = gather >= 0 ? kGatherKernels[gather] : kRowKernels[rowOf(kRowInterps, p.interp)][rowOf(kRowChannels, p.src.shape[kC])];
+    const int64_t rows = p.dst.shape[kN] * p.dst.shape[kH];
+    const dim3 grid(static_cast<unsigned>(s.strips), static_cast<unsigned>(std::min<int64_t>(rows, std::max(1, kRowBlocks / s.strips))));
+    k<<<grid, kRowThreads, s.smemBytes, stream>>>(p, m, s);
+    return cudaGetLastError();
+}
+
+cudaError_t preloadResizeRowKernels() {
+    cudaError_t err = cudaSuccess;
+    auto preload = [&](Kernel k) {
+        cudaFuncAttributes attributes;
+        if (err == cudaSuccess) err = cudaFuncGetAttributes(&attributes, k);
+    };
+    for (Kernel k : kGatherKernels) preload(k);
+    for (const auto &row : kRowKernels)
+        for (Kernel k : row) preload(k);
+    return err;
+}
+
+} // namespace cvk
