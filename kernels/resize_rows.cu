@@ -14,7 +14,7 @@ namespace {
 using namespace resize;
 
 // Grid (strips, row blocks): a block builds its strip's column table, then loops over (image, destination row).
-template <int I> __global__ void __launch_bounds__(kRowThreads, kRowBlocksPerSM) gatherKernel(ResizeParams p, Mapping m, RowShape s) {
+template <int I> __global__ void __launch_bounds__(kRowThreads, kRowBlocksPerSM<I>) gatherKernel(ResizeParams p, Mapping m, RowShape s) {
     extern __shared__ int4 smem[];
     int32_t *table = reinterpret_cast<int32_t *>(smem);
     const int tid = static_cast<int>(threadIdx.x), nthreads = static_cast<int>(blockDim.x);
@@ -23,10 +23,9 @@ template <int I> __global__ void __launch_bounds__(kRowThreads, kRowBlocksPerSM)
     stripOf(s, m.x.dst, static_cast<int32_t>(blockIdx.x), x0, w);
     gatherTable<I>(m, pixelBytes, x0, w, table, tid, nthreads);
     __syncthreads();
-    const int64_t rows = p.dst.shape[kN] * m.y.dst;
-    for (int64_t r = blockIdx.y; r < rows; r += gridDim.y) {
-        const int64_t n = r / m.y.dst;
-        const int32_t dy = static_cast<int32_t>(r - n * m.y.dst), sy = nearestIndex<I>(m.y, m.tiesY, dy);
+    for (RowWalk r = rowWalkOf(blockIdx.y, gridDim.y, m.y.dst); r.n < p.dst.shape[kN]; advance(r)) {
+        const int64_t n = r.n;
+        const int32_t dy = r.dy, sy = nearestIndex<I>(m.y, m.tiesY, dy);
         const auto *row = reinterpret_cast<const uint8_t *>(p.src.data + n * p.src.stride[kN] + sy * p.src.stride[kH]);
         auto *out = reinterpret_cast<uint8_t *>(p.dst.data + n * p.dst.stride[kN] + dy * p.dst.stride[kH]) + int64_t(x0) * pixelBytes;
         gatherRow(table, w * pixelBytes, row, out, tid, nthreads);
@@ -37,34 +36,35 @@ template <int I> __global__ void __launch_bounds__(kRowThreads, kRowBlocksPerSM)
 // output bytes are stored before this row's replace them), and the output bytes are complete before they are stored
 // (and the staged ints read before the next row's replace them). The next row's loads are issued between the two.
 template <int I, int CT>
-__global__ void __launch_bounds__(kRowThreads, kRowBlocksPerSM) rowsKernel(ResizeParams p, Mapping m, RowShape s) {
+__global__ void __launch_bounds__(kRowThreads, kRowBlocksPerSM<I>) rowsKernel(ResizeParams p, Mapping m, RowShape s) {
     extern __shared__ int4 smem[];
     const RowBuffers<I> b = carveRows<I>(smem, s, CT);
     const int tid = static_cast<int>(threadIdx.x);
     int32_t x0, w;
     stripOf(s, m.x.dst, static_cast<int32_t>(blockIdx.x), x0, w);
     const RowSpan span = rowSpan<I>(m, CT, x0, w);
-    const int64_t rows = p.dst.shape[kN] * m.y.dst;
+    const int64_t N = p.dst.shape[kN];
     const int32_t rowBytes = m.x.src * CT;
-    int64_t r = blockIdx.y;
-    if (r >= rows) return;
-    RowRows<I> rr = rowRows<I>(m, static_cast<int32_t>(r % m.y.dst));
+    RowWalk r = rowWalkOf(blockIdx.y, gridDim.y, m.y.dst);
+    if (r.n >= N) return;
+    RowRows<I> rr = rowRows<I>(m, r.dy);
     RowWords<I> words;
-    rowLoad<I>(rr, planeOf(p.src, r / m.y.dst), rowBytes, span, tid, words);
+    rowLoad<I>(rr, planeOf(p.src, r.n), rowBytes, span, tid, words);
     rowTaps<I, CT>(m, x0, w, span, b, tid, kRowThreads); // read after the first barrier below
-    for (; r < rows; r += gridDim.y) {
+    while (r.n < N) {
         rowVertical<I>(rr, words, span, b, tid);
         __syncthreads();
-        const int64_t next = r + gridDim.y;
-        if (next < rows) {
-            rr = rowRows<I>(m, static_cast<int32_t>(next % m.y.dst));
-            rowLoad<I>(rr, planeOf(p.src, next / m.y.dst), rowBytes, span, tid, words);
+        RowWalk next = r;
+        advance(next);
+        if (next.n < N) {
+            rr = rowRows<I>(m, next.dy);
+            rowLoad<I>(rr, planeOf(p.src, next.n), rowBytes, span, tid, words);
         }
         rowHorizontal<I, CT>(w, b, tid, kRowThreads);
         __syncthreads();
-        const int64_t n = r / m.y.dst, dy = r - n * m.y.dst;
-        auto *out = reinterpret_cast<uint8_t *>(p.dst.data + n * p.dst.stride[kN] + dy * p.dst.stride[kH]) + int64_t(x0) * CT;
+        auto *out = reinterpret_cast<uint8_t *>(p.dst.data + r.n * p.dst.stride[kN] + int64_t(r.dy) * p.dst.stride[kH]) + int64_t(x0) * CT;
         rowStore(b.out, w * CT, out, tid, kRowThreads);
+        r = next;
     }
 }
 
@@ -143,7 +143,7 @@ cudaError_t launchResizeRows(const ResizeParams &p, const ResizeRowShape &s, cud
     const int gather = rowOf(kGatherInterps, p.interp);
     const Kernel k = gather >= 0 ? kGatherKernels[gather] : kRowKernels[rowOf(kRowInterps, p.interp)][rowOf(kRowChannels, p.src.shape[kC])];
     const int64_t rows = p.dst.shape[kN] * p.dst.shape[kH];
-    const dim3 grid(static_cast<unsigned>(s.strips), static_cast<unsigned>(std::min<int64_t>(rows, std::max(1, kRowBlocks / s.strips))));
+    const dim3 grid(static_cast<unsigned>(s.strips), static_cast<unsigned>(std::min<int64_t>(rows, std::max(1, (p.interp == kCubic ? kRowBlocks<kCubic> : kRowBlocks<kLinear>) / s.strips))));
     k<<<grid, kRowThreads, s.smemBytes, stream>>>(p, m, s);
     return cudaGetLastError();
 }

@@ -30,10 +30,11 @@ namespace cvk::resize {
 using RowShape = ResizeRowShape;
 
 constexpr int kRowThreads = 256;
-// Blocks per launch at most: what an H200 keeps resident (132 SMs x 6 blocks of 256 threads, the register bound the
-// kernels are built for), one wave in which each block builds its column table once and spends it on many rows.
-constexpr int kRowBlocksPerSM = 6;
-constexpr int kRowBlocks = 132 * kRowBlocksPerSM;
+// The blocks an SM keeps resident, the register bound each kernel is built for (40 registers, 48 for CUBIC whose
+// 12 words in flight spill at 40), and so the blocks per launch at most: what an H200 (132 SMs) keeps resident, one
+// wave in which each block builds its column table once and spends it on many rows.
+template <int I> constexpr int kRowBlocksPerSM = I == kCubic ? 5 : 6;
+template <int I> constexpr int kRowBlocks = 132 * kRowBlocksPerSM<I>;
 constexpr int kGatherBytes = 4096;  // NEAREST: destination bytes per strip row (the table: 16 KiB)
 // LINEAR/CUBIC: staged words per thread and row (held in registers between the load and the vertical pass), and so
 // the most staged ints per strip row (12 KiB of shared memory: with the taps and the output bytes a block stays
@@ -81,6 +82,21 @@ template <int I> CVK_ROW_HD int32_t nearestIndex(const Axis &a, const NearestTie
 CVK_ROW_HD void stripOf(const RowShape &s, int32_t dstW, int32_t strip, int32_t &x0, int32_t &w) {
     x0 = strip * s.stripW;
     w = dstW - x0 < s.stripW ? dstW - x0 : s.stripW;
+}
+
+// A block's destination rows, blockIdx.y, blockIdx.y + gridDim.y, ... of the N * H rows of the batch, as (image,
+// row) stepped without a 64-bit division per row.
+struct RowWalk {
+    int64_t n, dn;
+    int32_t dy, ddy, h;
+};
+CVK_ROW_HD RowWalk rowWalkOf(int64_t first, int64_t step, int32_t h) {
+    return {first / h, step / h, static_cast<int32_t>(first % h), static_cast<int32_t>(step % h), h};
+}
+CVK_ROW_HD void advance(RowWalk &w) {
+    w.n += w.dn;
+    w.dy += w.ddy;
+    if (w.dy >= w.h) w.dy -= w.h, ++w.n;
 }
 
 // ----------------------------------------------------------------------------------------------- NEAREST gather

@@ -275,3 +275,23 @@ TEST_CASE("row paths: every block equals the per-pixel sampler byte for byte", "
         CHECK(mismatches == 0);
     }
 }
+
+TEST_CASE("the kernels' index walks visit i = first, first + step, ... as (i % n, i / n)", "[resize][rows][tiled][cpu]") {
+    struct WalkRow {
+        int64_t first, step;
+        int32_t n;
+    };
+    const std::vector<WalkRow> rows = {{0, 1, 1}, {0, 792, 720}, {5, 792, 720}, {791, 792, 720}, {3, 792, 1},
+                                       {0, 256, 41}, {255, 256, 41}, {7, 256, 300}, {100, 256, 7}, {0, 5, 5}};
+    for (const WalkRow &r : rows) {
+        INFO("first " << r.first << ", step " << r.step << ", n " << r.n);
+        RowWalk rw = rowWalkOf(r.first, r.step, r.n);
+        Walk tw = walkOf(int(r.first), int(r.step), r.n);
+        for (int64_t i = r.first; i < r.first + 50 * r.step; i += r.step, advance(rw), advance(tw)) {
+            REQUIRE(rw.n == i / r.n);
+            REQUIRE(rw.dy == i % r.n);
+            REQUIRE(tw.b == i / r.n);
+            REQUIRE(tw.a == i % r.n);
+        }
+    }
+}
