@@ -7,9 +7,9 @@
 //   LINEAR / CUBIC, uint8: the vertical pass first, on the staged row span: each thread loads aligned 4-byte words
 //     from each of the K source rows (coalesced; the next row's loads are in flight during this row's horizontal
 //     pass) and stores the K-tap sums of their 4 bytes as 4 ints; then the horizontal pass per destination pixel
-//     reads K of those ints per channel. The sampler's (resize_filters.cuh)
-//     fixed point is integer arithmetic with the same taps and weights, so the sum taken columns-last gives the same
-//     bytes as samplePixel's rows-last sum.
+//     reads K of those ints per channel. The sampler's (resize_filters.cuh) fixed point is integer arithmetic with
+//     the same taps and weights (no sum leaves int32), so the sum taken columns-last gives the same bytes as
+//     samplePixel's rows-last sum.
 // Each phase is a __host__ __device__ function over a thread index, so the CPU tests run whole blocks against
 // samplePixel.
 #pragma once
@@ -38,7 +38,7 @@ template <int I> constexpr int kRowBlocks = 132 * kRowBlocksPerSM<I>;
 constexpr int kGatherBytes = 4096;  // NEAREST: destination bytes per strip row (the table: 16 KiB)
 // LINEAR/CUBIC: staged words per thread and row (held in registers between the load and the vertical pass), and so
 // the most staged ints per strip row (12 KiB of shared memory: with the taps and the output bytes a block stays
-// under 28 KiB, and 8 blocks of 256 threads fit an SM).
+// under 28 KiB, so shared memory never holds an SM below the register bound's blocks).
 constexpr int kRowWords = 3;
 constexpr int kRowStaged = 4 * kRowWords * kRowThreads;
 constexpr int kRowSmemLimit = 48 * 1024;
@@ -102,15 +102,16 @@ CVK_ROW_HD void advance(RowWalk &w) {
 // ----------------------------------------------------------------------------------------------- NEAREST gather
 
 // Once per block: table[i] = the source-row byte offset of destination byte i of the strip row (pixelBytes bytes
-// per pixel), for i < w * pixelBytes; the entries up to the next multiple of 4 repeat a valid offset (they are read
-// as int4 and never stored).
+// per pixel), for i < w * pixelBytes, one source index per pixel; the entries up to the next multiple of 4 repeat
+// the last offset (they are read as int4 and never stored).
 template <int I>
 CVK_ROW_HD void gatherTable(const Mapping &m, int32_t pixelBytes, int32_t x0, int32_t w, int32_t *table, int tid, int nthreads) {
-    const int32_t bytes = w * pixelBytes, padded = (bytes + 3) & ~3;
-    for (int32_t i = tid; i < padded; i += nthreads) {
-        const int32_t b = i < bytes ? i : bytes - 1, px = b / pixelBytes;
-        table[i] = nearestIndex<I>(m.x, m.tiesX, x0 + px) * pixelBytes + (b - px * pixelBytes);
+    for (int32_t px = tid; px < w; px += nthreads) {
+        const int32_t o = nearestIndex<I>(m.x, m.tiesX, x0 + px) * pixelBytes;
+        for (int32_t b = 0; b < pixelBytes; ++b) table[px * pixelBytes + b] = o + b;
     }
+    const int32_t bytes = w * pixelBytes, padded = (bytes + 3) & ~3;
+    if (tid < padded - bytes) table[bytes + tid] = nearestIndex<I>(m.x, m.tiesX, x0 + w - 1) * pixelBytes + pixelBytes - 1;
 }
 
 // Per destination row: the strip row's `bytes` bytes at `out` from the source row at `row`, 4 per thread.
