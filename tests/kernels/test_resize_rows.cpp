@@ -232,6 +232,8 @@ TEST_CASE("row paths: every block equals the per-pixel sampler byte for byte", "
         {"CUBIC 1920 -> 1280 across (two strips), 4 rows -> 3", 4, 1920, 3, 3, 1280, kCubic, cvk::kResizeU8, 0, 0, 0},
         {"LINEAR odd sizes, padded rows, unaligned destination", 37, 53, 3, 25, 35, kLinear, cvk::kResizeU8, 8, 1, 1},
         {"CUBIC odd sizes, 4 channels", 37, 53, 4, 29, 17, kCubic, cvk::kResizeU8, 0, 0, 0},
+        {"LINEAR 4 channels, factor 2 across, 1000 wide (two strips)", 9, 1000, 4, 7, 500, kLinear, cvk::kResizeU8, 4, 0, 0},
+        {"LINEAR 4 channels enlarging, unaligned destination", 7, 9, 4, 20, 31, kLinear, cvk::kResizeU8, 0, 3, 1},
         {"CUBIC 3.9x down, 1 channel", 117, 90, 1, 30, 23, kCubic, cvk::kResizeU8, 4, 0, 0},
         {"CUBIC 1 channel, odd width (the last source word partial)", 31, 47, 1, 63, 45, kCubic, cvk::kResizeU8, 0, 3, 2},
         {"LINEAR 1 channel enlarging 4001 wide (several strips)", 3, 4001, 1, 5, 5003, kLinear, cvk::kResizeU8, 0, 0, 0},
