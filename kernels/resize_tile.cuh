@@ -21,8 +21,10 @@ namespace cvk::resize {
 #define CVK_TILE_HD __host__ __device__ __forceinline__
 #ifdef __CUDA_ARCH__
 #define CVK_TILE_UNROLL _Pragma("unroll")
+#define CVK_TILE_UNROLL4 _Pragma("unroll 4") // run-time trip counts: 4 taps per loop test and branch
 #else
 #define CVK_TILE_UNROLL
+#define CVK_TILE_UNROLL4
 #endif
 
 constexpr int kTileThreads = 256;
@@ -308,6 +310,7 @@ CVK_TILE_HD void tileHorizontal(const Mapping &m, const TileShape &s, const Tile
             storeEntry<CT>(out, h);
         } else if (m.areaKind == kAreaFast) {
             float h[4] = {0.f, 0.f, 0.f, 0.f};
+            CVK_TILE_UNROLL4
             for (int32_t k = tap.idx[0]; k < tap.idx[1]; ++k) {
                 const uint32_t w = line[k];
                 CVK_TILE_UNROLL
@@ -322,6 +325,7 @@ CVK_TILE_HD void tileHorizontal(const Mapping &m, const TileShape &s, const Tile
                 CVK_TILE_UNROLL
                 for (int c = 0; c < CT; ++c) h[c] += head * byteToFloat(w, c);
             }
+            CVK_TILE_UNROLL4
             for (int32_t k = tap.idx[0]; k < tap.idx[1]; ++k) {
                 const uint32_t w = line[k];
                 CVK_TILE_UNROLL
@@ -417,5 +421,6 @@ CVK_TILE_HD void tileStore(const TileShape &s, const TileCtx &t, char *dstImage,
 
 #undef CVK_TILE_HD
 #undef CVK_TILE_UNROLL
+#undef CVK_TILE_UNROLL4
 
 } // namespace cvk::resize
