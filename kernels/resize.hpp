@@ -55,6 +55,8 @@ struct ResizeRowShape {
     int32_t strips;
     int32_t staged;    // LINEAR/CUBIC: the most staged ints of any strip row; 0 for NEAREST
     int32_t smemBytes; // dynamic shared memory per block
+    int32_t paired;    // LINEAR/CUBIC: 1 when each warp of the horizontal pass takes every other column (fewer
+                       // shared-memory bank conflicts for this ratio), 0 when consecutive columns
 };
 
 // Whether launchResize takes a row path for p, and its geometry (exposed so CPU tests can check the dispatch).

@@ -60,7 +60,7 @@ __global__ void __launch_bounds__(kRowThreads, kRowBlocksPerSM<I>) rowsKernel(Re
             rr = rowRows<I>(m, next.dy);
             rowLoad<I>(rr, planeOf(p.src, next.n), rowBytes, span, tid, words);
         }
-        rowHorizontal<I, CT>(w, b, tid, kRowThreads);
+        rowHorizontal<I, CT>(w, s.paired, b, tid, kRowThreads);
         __syncthreads();
         auto *out = reinterpret_cast<uint8_t *>(p.dst.data + r.n * p.dst.stride[kN] + int64_t(r.dy) * p.dst.stride[kH]) + int64_t(x0) * CT;
         rowStore(b.out, w * CT, out, tid, kRowThreads);
@@ -99,12 +99,69 @@ template <int I> int32_t mostStaged(const Mapping &m, int32_t C, int32_t stripW)
     return most;
 }
 
+// Shared-memory wavefronts of the horizontal pass over the first columns (up to 128) of the first strip: for each
+// warp and each scalar load (tap, channel), the most distinct words any bank holds; plus the output byte stores.
+// A warp's columns increase with its lanes in both orders, so its words of one load are sorted: a word is new when
+// it differs from the lane before's.
+template <int I> int32_t horizontalWavefronts(const Mapping &m, int32_t C, int32_t w, int32_t paired) {
+    constexpr int K = kRowTaps<I>;
+    const int32_t n = std::min(w, 128), items = paired ? (n + 63) & ~63 : n;
+    std::array<int32_t, 128> first{}; // tap 0's source index of each column
+    for (int32_t x = 0; x < n; ++x) first[size_t(x)] = I == kLinear ? linearTaps(m.x, x).first : cubicTaps(m.x, x).first;
+    auto worst = [](const int32_t *words, int32_t count) {
+        std::array<int32_t, 32> perBank{};
+        int32_t most = 0;
+        for (int32_t j = 0; j < count; ++j)
+            if (j == 0 || words[j] != words[j - 1]) most = std::max(most, ++perBank[size_t(words[j] & 31)]);
+        return most;
+    };
+    int32_t total = 0;
+    for (int32_t warp = 0; warp < items; warp += 32) {
+        std::array<int32_t, 32> cols{}, words{};
+        int32_t count = 0;
+        for (int32_t i = warp; i < warp + 32 && i < items; ++i)
+            if (rowColumn(i, paired) < n) cols[size_t(count++)] = rowColumn(i, paired);
+        for (int k = 0; k < K; ++k)
+            for (int32_t c = 0; c < C; ++c) {
+                for (int32_t j = 0; j < count; ++j) words[size_t(j)] = clampIndex(int64_t(first[size_t(cols[size_t(j)])]) + k, m.x.src) * C + c;
+                total += worst(words.data(), count);
+            }
+        for (int32_t c = 0; c < C; ++c) {
+            for (int32_t j = 0; j < count; ++j) words[size_t(j)] = (cols[size_t(j)] * C + c) / 4;
+            total += worst(words.data(), count);
+        }
+    }
+    return total;
+}
+
+// Whether paired columns cost fewer wavefronts: some microseconds of host arithmetic the first time a thread plans
+// an (interpolation, source width, destination width, channels, strip), then from a small per-thread cache.
+template <int I> int32_t pairedColumns(const Mapping &m, int32_t C, int32_t stripW) {
+    struct Entry {
+        int32_t src, dst, C, stripW, paired;
+    };
+    constexpr int kEntries = 4;
+    thread_local Entry cache[kEntries] = {};
+    thread_local int next = 0;
+    for (const Entry &e : cache)
+        if (e.src == m.x.src && e.dst == m.x.dst && e.C == C && e.stripW == stripW) return e.paired;
+    const int32_t paired = horizontalWavefronts<I>(m, C, stripW, 1) < horizontalWavefronts<I>(m, C, stripW, 0);
+    cache[next] = {m.x.src, m.x.dst, C, stripW, paired};
+    next = (next + 1) % kEntries;
+    return paired;
+}
+
 template <int I> bool planRows(const Mapping &m, int32_t C, RowShape &s) {
+    s.paired = 0;
     for (s.stripW = m.x.dst;;) {
         s.strips = (m.x.dst + s.stripW - 1) / s.stripW;
         s.staged = mostStaged<I>(m, C, s.stripW);
         s.smemBytes = rowSmemBytes<I>(s.stripW, s.staged, C);
-        if (s.staged <= kRowStaged && s.smemBytes <= kRowSmemLimit) return true;
+        if (s.staged <= kRowStaged && s.smemBytes <= kRowSmemLimit) {
+            // 4 channels load a tap's channels as one vector, which this count does not model: consecutive columns.
+            if (C != 4) s.paired = pairedColumns<I>(m, C, s.stripW);
+            return true;
+        }
         if (s.stripW <= 32) return false;
         s.stripW = ((s.stripW + 1) / 2 + 3) & ~3; // several strips: each starts on a 4-byte boundary of the row
     }
@@ -127,6 +184,7 @@ bool planResizeRows(const ResizeParams &p, ResizeRowShape &s) {
         s.strips = (m.x.dst + s.stripW - 1) / s.stripW;
         s.staged = 0;
         s.smemBytes = 4 * ((s.stripW * static_cast<int32_t>(pixel) + 3) & ~3);
+        s.paired = 0;
         return true;
     }
     const int interp = rowOf(kRowInterps, p.interp);

@@ -249,10 +249,19 @@ CVK_ROW_HD void rowVertical(const RowRows<I> &rr, const RowWords<I> &words, cons
 }
 
 // Phase 2 of a row: the horizontal pass of each destination pixel of the strip, rounded to uint8 into b.out.
+// The column of item i: i itself, or (paired) within each 64 items, the first warp's 32 the even columns and the
+// second's the odd ones, so that a warp's loads of one tap lie twice as far apart (for 1.5x, 9 ints: 32 banks).
+CVK_ROW_HD int32_t rowColumn(int32_t i, int32_t paired) {
+    return paired ? (i & ~63) | ((i & 31) << 1) | ((i >> 5) & 1) : i;
+}
+
 template <int I, int CT>
-CVK_ROW_HD void rowHorizontal(int32_t w, const RowBuffers<I> &b, int tid, int nthreads) {
+CVK_ROW_HD void rowHorizontal(int32_t w, int32_t paired, const RowBuffers<I> &b, int tid, int nthreads) {
     constexpr int K = kRowTaps<I>;
-    for (int32_t x = tid; x < w; x += nthreads) {
+    const int32_t items = paired ? (w + 63) & ~63 : w;
+    for (int32_t i = tid; i < items; i += nthreads) {
+        const int32_t x = rowColumn(i, paired);
+        if (x >= w) continue;
         const RowTap<K> t = b.taps[x];
         if constexpr (CT == 4) { // a tap's 4 channels in one 16-byte load (4-channel taps are 16-byte aligned), one
                                  // word store: scalar loads 4 * factor ints apart meet in a few banks

@@ -110,6 +110,14 @@ TEST_CASE("planResizeRows: the benchmark's rows and what stays on the other path
         CHECK(s.staged <= kRowStaged);
         if (s.strips > 1) CHECK(s.stripW % 4 == 0);
     }
+    // 1.5x across: consecutive columns' taps lie 4.5 ints apart (2-way bank conflicts), pairs 9 apart (none)
+    cvk::ResizeRowShape s{};
+    REQUIRE(cvk::planResizeRows(params(src, to720, kLinear), s));
+    CHECK(s.paired == 1);
+    REQUIRE(cvk::planResizeRows(params(src, to720, kCubic), s));
+    CHECK(s.paired == 1);
+    REQUIRE(cvk::planResizeRows(params(nhwc(kAligned, 2, 100, 1000, 3), nhwc(kAligned, 2, 100, 999, 3), kLinear), s));
+    CHECK(s.paired == 0);
 }
 
 namespace {
@@ -175,7 +183,7 @@ template <int I, int CT> void runRows(const cvk::ResizeParams &p, const Mapping 
                 const RowRows<I> rr = rowRows<I>(m, dy);
                 for (int tid = 0; tid < kRowThreads; ++tid) rowLoad<I>(rr, plane, m.x.src * CT, span, tid, words[size_t(tid)]);
                 for (int tid = 0; tid < kRowThreads; ++tid) rowVertical<I>(rr, words[size_t(tid)], span, b, tid);
-                for (int tid = 0; tid < kRowThreads; ++tid) rowHorizontal<I, CT>(w, b, tid, kRowThreads);
+                for (int tid = 0; tid < kRowThreads; ++tid) rowHorizontal<I, CT>(w, s.paired, b, tid, kRowThreads);
                 auto *out = reinterpret_cast<uint8_t *>(p.dst.data + n * p.dst.stride[cvk::kN] + dy * p.dst.stride[cvk::kH]) + int64_t(x0) * CT;
                 for (int tid = 0; tid < kRowThreads; ++tid) rowStore(b.out, w * CT, out, tid, kRowThreads);
             }
@@ -246,6 +254,7 @@ TEST_CASE("row paths: every block equals the per-pixel sampler byte for byte", "
     };
     std::mt19937 rng(11);
     constexpr uint8_t kPoison = 0xA5;
+    int32_t pairedRuns[2] = {0, 0}; // LINEAR/CUBIC blocks run with consecutive and with paired columns
     for (const BlockRow &r : rows) {
         INFO(r.what);
         const int64_t N = 2, elem = kElementBytes[r.type];
@@ -264,6 +273,7 @@ TEST_CASE("row paths: every block equals the per-pixel sampler byte for byte", "
         const std::vector<uint8_t> want = expectedOf(r.type, r.interp, p, m, bytes, kPoison);
         if (r.interp == kNearest) runGather<kNearest>(p, m, s);
         if (r.interp == kNearestFloor) runGather<kNearestFloor>(p, m, s);
+        if (r.interp == kLinear || r.interp == kCubic) ++pairedRuns[s.paired];
         if (r.interp == kLinear) runRowsFor<kLinear>(r.c, p, m, s);
         if (r.interp == kCubic) runRowsFor<kCubic>(r.c, p, m, s);
         int64_t mismatches = 0;
@@ -276,6 +286,8 @@ TEST_CASE("row paths: every block equals the per-pixel sampler byte for byte", "
         for (size_t i = size_t(r.dstShift) + bytes; i < dstWords.size() * 4; ++i) CHECK(dstBytes[i] == kPoison);
         CHECK(mismatches == 0);
     }
+    CHECK(pairedRuns[0] > 0);
+    CHECK(pairedRuns[1] > 0);
 }
 
 TEST_CASE("the kernels' index walks visit i = first, first + step, ... as (i % n, i / n)", "[resize][rows][tiled][cpu]") {
