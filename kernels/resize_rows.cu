@@ -82,6 +82,11 @@ template <int I> constexpr std::array<Kernel, 3> channelRow() {
 // kRowKernels[interp row][channel row]: every entry filled.
 const std::array<std::array<Kernel, 3>, 2> kRowKernels = {channelRow<kLinear>(), channelRow<kCubic>()};
 
+// What an H200 keeps resident of the interpolation's kernel (the grid's row blocks share it among the strips).
+int residentBlocks(int32_t interp) {
+    return interp == kCubic ? kRowBlocks<kCubic> : interp == kLinear ? kRowBlocks<kLinear> : kRowBlocks<kNearest>;
+}
+
 template <size_t N> int rowOf(const int (&values)[N], int64_t v) {
     for (size_t i = 0; i < N; ++i)
         if (values[i] == v) return static_cast<int>(i);
@@ -201,7 +206,7 @@ cudaError_t launchResizeRows(const ResizeParams &p, const ResizeRowShape &s, cud
     const int gather = rowOf(kGatherInterps, p.interp);
     const Kernel k = gather >= 0 ? kGatherKernels[gather] : kRowKernels[rowOf(kRowInterps, p.interp)][rowOf(kRowChannels, p.src.shape[kC])];
     const int64_t rows = p.dst.shape[kN] * p.dst.shape[kH];
-    const dim3 grid(static_cast<unsigned>(s.strips), static_cast<unsigned>(std::min<int64_t>(rows, std::max(1, (p.interp == kCubic ? kRowBlocks<kCubic> : kRowBlocks<kLinear>) / s.strips))));
+    const dim3 grid(static_cast<unsigned>(s.strips), static_cast<unsigned>(std::min<int64_t>(rows, std::max(1, residentBlocks(p.interp) / s.strips))));
     k<<<grid, kRowThreads, s.smemBytes, stream>>>(p, m, s);
     return cudaGetLastError();
 }
