@@ -65,6 +65,8 @@ def tensor_arg(function: str, name: str, value: Any):
 def int_arg(function: str, name: str, value: Any, lo: int = -(2**31), hi: int = 2**31 - 1) -> int:
     """`value` as a Python int in [lo, hi] under the package's integer rule (cvcuda._integers: an int or anything
     with __index__, never a bool): TypeError otherwise, ValueError outside the range."""
+    if value.__class__ is int and lo <= value <= hi:  # the common case, without a call
+        return value
     v = integer(value, f"{function}: {name}")
     if not lo <= v <= hi:
         raise ValueError(f"{function}: {name}={v} is outside [{lo}, {hi}]")
@@ -113,4 +115,6 @@ def new_like(stream: Any, src: Tensor) -> Tensor:
     like = src._like or src._make_like()
     out = _out.tensor
     check(_create_on_stream(_resolved(stream), like[0], like[1], like[2], like[3], out))
-    return _adopt_owned(out[0])
+    dst = _adopt_owned(out[0])
+    dst._like = like  # the same shape, dtype and layout: an operator on dst needs no cvTensorGetInfo for them
+    return dst

@@ -27,6 +27,7 @@ class _Scratch(threading.local):
 
     def __init__(self) -> None:
         self.handle = ffi.new("void **")
+        self.handle_value = ffi.cast("uintptr_t *", self.handle)  # the same memory read as an int: no cast per call
         self.stream = ffi.new("cvStream *")
 
 
@@ -72,7 +73,9 @@ class Stream(metaclass=_StreamMeta):
     propagating, which then reaches the caller unchanged. The reference library documents a per-thread current stream
     but keeps one stack for all threads, so there a ``with`` block in one thread changes the current stream of the
     others; here each thread really has its own. ``with`` gives the stream itself (``with cvcuda.Stream() as s:``); the reference gives None.
-    The stream lives while this object, or GPU work enqueued on it, lives. ``int(stream)`` is :attr:`handle`.
+    The stream lives while this object, or GPU work enqueued on it, lives; then it goes back to a pool, from which a
+    later ``Stream()`` takes it again (with whatever work is still queued on it ahead of the new owner's: see
+    docs/streams.md), so its ``handle`` must not be used after that. ``int(stream)`` is :attr:`handle`.
 
     Raises ``TypeError`` for a ``device`` of another type (a bool, a float), ``ValueError`` for a non-CUDA device
     (``"cpu"``, ``torch.device("cpu")``, a malformed string), :class:`InvalidArgumentError` (a ``ValueError``) for an
@@ -83,7 +86,7 @@ class Stream(metaclass=_StreamMeta):
     __slots__ = ("_cv", "_handle", "_owner", "_device", "__weakref__")
 
     def __init__(self, device: Any = None) -> None:
-        # One C call, which reuses an idle released stream of the device when there is one (no CUDA stream creation).
+        # One C call, which reuses a released stream of the device when there is one (no CUDA call at all).
         scratch = _scratch
         index = None if device is None else device_index(device, "cvcuda.Stream: device")
         if index is None:
@@ -93,7 +96,7 @@ class Stream(metaclass=_StreamMeta):
         if status:
             raise error_from_status(lib, status)
         self._cv = _gc(scratch.stream[0], _stream_release)
-        self._handle = int(_cast("uintptr_t", scratch.handle[0]))
+        self._handle = scratch.handle_value[0]
         self._owner = None
         self._device = index
 

@@ -233,11 +233,13 @@ class Tensor:
         return info
 
     def _make_like(self):
-        """(ndim, shape, dtype, layout) as cvTensorCreate arguments, for operators that allocate their output."""
+        """(ndim, shape, dtype, layout, owner) with the first four as cvTensorCreate arguments, for operators that
+        allocate their output; new_like gives the output the same tuple."""
         info = self._info or self._get_info()
         layout = ffi.string(info.layout)
-        # info.shape is passed as the shape array itself (no copy): self._info keeps the struct alive with the tensor.
-        self._like = (info.ndim, info.shape, info.dtype, layout or _NULL)
+        # info.shape is passed as the shape array itself (no copy), a view into the struct, which cffi does not keep
+        # alive for it: the tuple holds the struct, so the shape stays valid wherever the tuple goes.
+        self._like = (info.ndim, info.shape, info.dtype, layout or _NULL, info)
         return self._like
 
     @property
