@@ -223,7 +223,9 @@ bool settleUnknownProducers(std::initializer_list<Use> uses, const Stream *strea
     }
     for (const Use &u : uses) checkDevice(*u.tensor, stream, u.name);
     DeviceGuard guard(owing->device);
+    const uint64_t started = deviceSyncStarting();
     checkCuda(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+    deviceSyncDone(owing->device, started); // later done() / knownDone() of earlier records need no query
     count(stats().deviceSyncs);
     for (const Use &u : uses) u.tensor->unknownProducer.store(false, std::memory_order_release);
     return true;
