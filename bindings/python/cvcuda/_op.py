@@ -114,7 +114,9 @@ def new_like(stream: Any, src: Tensor) -> Tensor:
     """A new tensor with the shape, dtype and layout of `src`, allocated stream-ordered on `stream` (as new_tensor)."""
     like = src._like or src._make_like()
     out = _out.tensor
-    check(_create_on_stream(_resolved(stream), like[0], like[1], like[2], like[3], out))
-    dst = _adopt_owned(out[0])
-    dst._like = like  # the same shape, dtype and layout: an operator on dst needs no cvTensorGetInfo for them
-    return dst
+    # _resolved and check written out: this runs once per allocating operator call.
+    status = _create_on_stream(stream if isinstance(stream, _CData) else stream_argument(stream), like[0], like[1],
+                               like[2], like[3], out)
+    if status:
+        raise error_from_status(lib, status)
+    return _adopt_owned(out[0], like)  # the same shape, dtype and layout: an operator on it needs no cvTensorGetInfo

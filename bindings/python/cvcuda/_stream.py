@@ -26,9 +26,10 @@ class _Scratch(threading.local):
     """Per-thread out-parameters of Stream() (read before the next call on the same thread)."""
 
     def __init__(self) -> None:
-        self.handle = ffi.new("void **")
-        self.handle_value = ffi.cast("uintptr_t *", self.handle)  # the same memory read as an int: no cast per call
-        self.stream = ffi.new("cvStream *")
+        handle = ffi.new("void **")
+        # One attribute of this thread-local object rather than three (each lookup costs): the two out-parameters,
+        # and the handle's memory read as an int (no cast per call); `handle` is kept alive by the tuple.
+        self.parts = (handle, ffi.new("cvStream *"), ffi.cast("uintptr_t *", handle))
 
 
 _scratch = _Scratch()
@@ -87,16 +88,16 @@ class Stream(metaclass=_StreamMeta):
 
     def __init__(self, device: Any = None) -> None:
         # One C call, which reuses a released stream of the device when there is one (no CUDA call at all).
-        scratch = _scratch
+        handle, stream, value = _scratch.parts
         index = None if device is None else device_index(device, "cvcuda.Stream: device")
         if index is None:
-            status = _create_with_handle(scratch.handle, scratch.stream)
+            status = _create_with_handle(handle, stream)
         else:
-            status = _create_on_device(index, scratch.handle, scratch.stream)
+            status = _create_on_device(index, handle, stream)
         if status:
             raise error_from_status(lib, status)
-        self._cv = _gc(scratch.stream[0], _stream_release)
-        self._handle = scratch.handle_value[0]
+        self._cv = _gc(stream[0], _stream_release)
+        self._handle = value[0]
         self._owner = None
         self._device = index
 

@@ -107,12 +107,12 @@ def _hold_owner(tensor: "Tensor") -> None:
         raise error_from_status(lib, status)
 
 
-def _adopt_owned(handle) -> "Tensor":
-    """A Tensor for a fresh handle from cvTensorCreate."""
+def _adopt_owned(handle, like=None) -> "Tensor":
+    """A Tensor for a fresh handle from cvTensorCreate; `like`: its Tensor._make_like tuple when already known."""
     tensor = _new_object(Tensor)
     tensor._cv = _gc(handle, _release)
     tensor._info = None
-    tensor._like = None
+    tensor._like = like
     tensor._owner = None
     return tensor
 
