@@ -61,7 +61,7 @@ private:
     friend class StreamPool;
     Stream(cudaStream_t handle, int device, bool owned) noexcept;
     ~Stream() override;
-    // An owned stream goes to the pool of idle streams (or is destroyed when the pool is full); an adopted one is
+    // An owned stream goes to the pool of released streams (or is destroyed when the pool is full); an adopted one is
     // deleted.
     void lastReleased() noexcept override;
     cudaStream_t handle_;

@@ -45,7 +45,7 @@ TEST_CASE("stream pool: a released stream is reused, busy or not; one still held
         Stream keep = row.held ? Stream(first.release()) : Stream();
         first.reset();
         if (row.busy) REQUIRE(busy(h));
-        // Every idle stream in the pool is handed out before `h` could be, so take streams until none is left.
+        // The pool hands out its older streams before `h`, so take streams until `h` comes or none is left.
         std::vector<Stream> taken;
         bool handedOut = false;
         for (int i = 0; i < 40 && !handedOut; ++i) {

@@ -112,7 +112,7 @@ def test_stream_reuses_a_released_idle_stream(gpu):
     first.sync()
     del first
     handles = []
-    for _ in range(40):  # the pool hands out older idle streams first
+    for _ in range(40):  # the pool hands out older released streams first
         handles.append(cvcuda.Stream())
         if handles[-1].handle == handle:
             break
