@@ -13,7 +13,8 @@ namespace {
 
 using namespace resize;
 
-// Grid (strips, row blocks): a block builds its strip's column table, then loops over (image, destination row).
+// Grid (strips, row blocks): a block builds its strip's column table, then loops over (image, destination row),
+// kGatherRows rows per iteration.
 template <int I> __global__ void __launch_bounds__(kRowThreads, kRowBlocksPerSM<I>) gatherKernel(ResizeParams p, Mapping m, RowShape s) {
     extern __shared__ int4 smem[];
     int32_t *table = reinterpret_cast<int32_t *>(smem);
@@ -23,12 +24,24 @@ template <int I> __global__ void __launch_bounds__(kRowThreads, kRowBlocksPerSM<
     stripOf(s, m.x.dst, static_cast<int32_t>(blockIdx.x), x0, w);
     gatherTable<I>(m, pixelBytes, x0, w, table, tid, nthreads);
     __syncthreads();
-    for (RowWalk r = rowWalkOf(blockIdx.y, gridDim.y, m.y.dst); r.n < p.dst.shape[kN]; advance(r)) {
-        const int64_t n = r.n;
-        const int32_t dy = r.dy, sy = nearestIndex<I>(m.y, m.tiesY, dy);
-        const auto *row = reinterpret_cast<const uint8_t *>(p.src.data + n * p.src.stride[kN] + sy * p.src.stride[kH]);
-        auto *out = reinterpret_cast<uint8_t *>(p.dst.data + n * p.dst.stride[kN] + dy * p.dst.stride[kH]) + int64_t(x0) * pixelBytes;
-        gatherRow(table, w * pixelBytes, row, out, tid, nthreads);
+    const int64_t N = p.dst.shape[kN];
+    for (RowWalk r = rowWalkOf(blockIdx.y, gridDim.y, m.y.dst); r.n < N;) {
+        const uint8_t *rows[kGatherRows];
+        uint8_t *outs[kGatherRows];
+        int count = 0;
+#pragma unroll
+        for (int j = 0; j < kGatherRows; ++j) {
+            if (r.n < N) {
+                const int32_t sy = nearestIndex<I>(m.y, m.tiesY, r.dy);
+                rows[j] = reinterpret_cast<const uint8_t *>(p.src.data + r.n * p.src.stride[kN] + sy * p.src.stride[kH]);
+                outs[j] = reinterpret_cast<uint8_t *>(p.dst.data + r.n * p.dst.stride[kN] + r.dy * p.dst.stride[kH]) + int64_t(x0) * pixelBytes;
+                ++count;
+                advance(r);
+            } else {
+                rows[j] = rows[0], outs[j] = outs[0];
+            }
+        }
+        gatherRows<kGatherRows>(table, w * pixelBytes, rows, outs, count, tid, nthreads);
     }
 }
 

@@ -31,11 +31,13 @@ using RowShape = ResizeRowShape;
 
 constexpr int kRowThreads = 256;
 // The blocks an SM keeps resident, the register bound each kernel is built for (40 registers, 48 for CUBIC whose
-// 12 words in flight spill at 40), and so the blocks per launch at most: what an H200 (132 SMs) keeps resident, one
+// 12 words in flight spill at 40, 64 for the NEAREST gather whose 32 byte loads of two rows are in flight), and so the blocks per launch at most: what an H200 (132 SMs) keeps resident, one
 // wave in which each block builds its column table once and spends it on many rows.
-template <int I> constexpr int kRowBlocksPerSM = I == kCubic ? 5 : 6;
+template <int I> constexpr int kRowBlocksPerSM = I == kCubic ? 5 : I == kLinear ? 6 : 4;
 template <int I> constexpr int kRowBlocks = 132 * kRowBlocksPerSM<I>;
 constexpr int kGatherBytes = 4096;  // NEAREST: destination bytes per strip row (the table: 16 KiB)
+constexpr int kGatherWords = kGatherBytes / 4 / kRowThreads; // NEAREST: words per thread and row (one pass)
+constexpr int kGatherRows = 2;      // NEAREST: destination rows per iteration, their loads in flight together
 // LINEAR/CUBIC: staged words per thread and row (held in registers between the load and the vertical pass), and so
 // the most staged ints per strip row (12 KiB of shared memory: with the taps and the output bytes a block stays
 // under 28 KiB, so shared memory never holds an SM below the register bound's blocks).
@@ -114,17 +116,42 @@ CVK_ROW_HD void gatherTable(const Mapping &m, int32_t pixelBytes, int32_t x0, in
     if (tid < padded - bytes) table[bytes + tid] = nearestIndex<I>(m.x, m.tiesX, x0 + w - 1) * pixelBytes + pixelBytes - 1;
 }
 
-// Per destination row: the strip row's `bytes` bytes at `out` from the source row at `row`, 4 per thread.
-CVK_ROW_HD void gatherRow(const int32_t *table, int32_t bytes, const uint8_t *row, uint8_t *out, int tid, int nthreads) {
-    const bool aligned = (reinterpret_cast<uintptr_t>(out) & 3) == 0;
-    for (int32_t k = tid; 4 * k < bytes; k += nthreads) {
-        const int4 o = reinterpret_cast<const int4 *>(table)[k];
-        const uint32_t b0 = loadByte(row + o.x), b1 = loadByte(row + o.y), b2 = loadByte(row + o.z), b3 = loadByte(row + o.w);
-        if (aligned && 4 * k + 4 <= bytes) {
-            *reinterpret_cast<uint32_t *>(out + 4 * k) = b0 | (b1 << 8) | (b2 << 16) | (b3 << 24);
-        } else {
-            const uint32_t v[4] = {b0, b1, b2, b3};
-            for (int j = 0; j < 4 && 4 * k + j < bytes; ++j) out[4 * k + j] = static_cast<uint8_t>(v[j]);
+// Per iteration of a block: `count` (1..R) destination rows' `bytes` bytes each at out[r] from the source row at
+// src[r] (entries past count repeat row 0 and are not stored), 4 per word. A thread takes the words tid,
+// tid + nthreads, ... kGatherWords * nthreads apart per pass (one pass: a strip row is at most kGatherBytes) and
+// issues the byte loads of all its words of all R rows before it stores any: a single row's 4 loads per thread
+// leave an SM too few bytes in flight to cover the memory latency.
+template <int R>
+CVK_ROW_HD void gatherRows(const int32_t *table, int32_t bytes, const uint8_t *const (&src)[R], uint8_t *const (&out)[R], int count,
+                           int tid, int nthreads) {
+    bool aligned[R];
+    CVK_ROW_UNROLL
+    for (int r = 0; r < R; ++r) aligned[r] = (reinterpret_cast<uintptr_t>(out[r]) & 3) == 0;
+    for (int32_t k0 = tid; 4 * k0 < bytes; k0 += kGatherWords * nthreads) {
+        uint32_t v[R][kGatherWords];
+        CVK_ROW_UNROLL
+        for (int u = 0; u < kGatherWords; ++u) {
+            const int32_t k = k0 + u * nthreads;
+            if (4 * k >= bytes) break;
+            const int4 o = reinterpret_cast<const int4 *>(table)[k];
+            CVK_ROW_UNROLL
+            for (int r = 0; r < R; ++r)
+                v[r][u] = uint32_t(loadByte(src[r] + o.x)) | uint32_t(loadByte(src[r] + o.y)) << 8 |
+                          uint32_t(loadByte(src[r] + o.z)) << 16 | uint32_t(loadByte(src[r] + o.w)) << 24;
+        }
+        CVK_ROW_UNROLL
+        for (int u = 0; u < kGatherWords; ++u) {
+            const int32_t k = k0 + u * nthreads;
+            if (4 * k >= bytes) break;
+            CVK_ROW_UNROLL
+            for (int r = 0; r < R; ++r) {
+                if (r >= count) break;
+                if (aligned[r] && 4 * k + 4 <= bytes) {
+                    *reinterpret_cast<uint32_t *>(out[r] + 4 * k) = v[r][u];
+                } else {
+                    for (int j = 0; j < 4 && 4 * k + j < bytes; ++j) out[r][4 * k + j] = static_cast<uint8_t>(v[r][u] >> (8 * j));
+                }
+            }
         }
     }
 }

@@ -155,13 +155,22 @@ template <int I> void runGather(const cvk::ResizeParams &p, const Mapping &m, co
         stripOf(s, m.x.dst, strip, x0, w);
         REQUIRE(4 * ((w * pixelBytes + 3) / 4) <= s.smemBytes);
         for (int tid = 0; tid < kRowThreads; ++tid) gatherTable<I>(m, pixelBytes, x0, w, table, tid, kRowThreads);
+        // kGatherRows rows per iteration within each image, so an odd height ends on an iteration of fewer rows
         for (int64_t n = 0; n < p.dst.shape[cvk::kN]; ++n)
-            for (int32_t dy = 0; dy < m.y.dst; ++dy) {
-                const auto *row = reinterpret_cast<const uint8_t *>(p.src.data + n * p.src.stride[cvk::kN] +
-                                                                    nearestIndex<I>(m.y, m.tiesY, dy) * p.src.stride[cvk::kH]);
-                auto *out = reinterpret_cast<uint8_t *>(p.dst.data + n * p.dst.stride[cvk::kN] + dy * p.dst.stride[cvk::kH]) +
-                            int64_t(x0) * pixelBytes;
-                for (int tid = 0; tid < kRowThreads; ++tid) gatherRow(table, w * pixelBytes, row, out, tid, kRowThreads);
+            for (int32_t dy0 = 0; dy0 < m.y.dst; dy0 += kGatherRows) {
+                const uint8_t *rows[kGatherRows];
+                uint8_t *outs[kGatherRows];
+                int count = 0;
+                for (int j = 0; j < kGatherRows; ++j) {
+                    const int32_t dy = dy0 + j < m.y.dst ? dy0 + j : dy0;
+                    count += dy0 + j < m.y.dst;
+                    rows[j] = reinterpret_cast<const uint8_t *>(p.src.data + n * p.src.stride[cvk::kN] +
+                                                                nearestIndex<I>(m.y, m.tiesY, dy) * p.src.stride[cvk::kH]);
+                    outs[j] = reinterpret_cast<uint8_t *>(p.dst.data + n * p.dst.stride[cvk::kN] + dy * p.dst.stride[cvk::kH]) +
+                              int64_t(x0) * pixelBytes;
+                }
+                for (int tid = 0; tid < kRowThreads; ++tid)
+                    gatherRows<kGatherRows>(table, w * pixelBytes, rows, outs, count, tid, kRowThreads);
             }
     }
 }
