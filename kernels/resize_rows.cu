@@ -45,9 +45,10 @@ template <int I> __global__ void __launch_bounds__(kRowThreads, kRowBlocksPerSM<
     }
 }
 
-// Two barriers per row: the staged ints are complete before the horizontal pass reads them (and the previous row's
-// output bytes are stored before this row's replace them), and the output bytes are complete before they are stored
-// (and the staged ints read before the next row's replace them). The next row's loads are issued between the two.
+// Two barriers per iteration of kRowRows<I> rows: the staged ints are complete before the horizontal pass reads them
+// (and the previous iteration's output bytes are stored before this one's replace them), and the output bytes are
+// complete before they are stored (and the staged ints read before the next iteration's replace them). The next
+// iteration's loads, of all its rows, are issued between the two.
 template <int I, int CT>
 __global__ void __launch_bounds__(kRowThreads, kRowBlocksPerSM<I>) rowsKernel(ResizeParams p, Mapping m, RowShape s) {
     extern __shared__ int4 smem[];
@@ -60,24 +61,41 @@ __global__ void __launch_bounds__(kRowThreads, kRowBlocksPerSM<I>) rowsKernel(Re
     const int32_t rowBytes = m.x.src * CT;
     RowWalk r = rowWalkOf(blockIdx.y, gridDim.y, m.y.dst);
     if (r.n >= N) return;
-    RowRows<I> rr = rowRows<I>(m, r.dy);
-    RowWords<I> words;
-    rowLoad<I>(rr, planeOf(p.src, r.n), rowBytes, span, tid, words);
-    rowTaps<I, CT>(m, x0, w, span, b, tid, kRowThreads); // read after the first barrier below
-    while (r.n < N) {
-        rowVertical<I>(rr, words, span, b, tid);
-        __syncthreads();
-        RowWalk next = r;
-        advance(next);
-        if (next.n < N) {
-            rr = rowRows<I>(m, next.dy);
-            rowLoad<I>(rr, planeOf(p.src, next.n), rowBytes, span, tid, words);
+    RowRows<I> rr[kRowRows<I>];
+    RowWords<I> words[kRowRows<I>];
+    uint8_t *outs[kRowRows<I>];
+    // The next iteration's rows from walk r: their taps, loads and destinations; how many there are.
+    auto issue = [&]() {
+        int count = 0;
+#pragma unroll
+        for (int j = 0; j < kRowRows<I>; ++j) {
+            if (r.n < N) {
+                rr[j] = rowRows<I>(m, r.dy);
+                rowLoad<I>(rr[j], planeOf(p.src, r.n), rowBytes, span, tid, words[j]);
+                outs[j] = reinterpret_cast<uint8_t *>(p.dst.data + r.n * p.dst.stride[kN] + int64_t(r.dy) * p.dst.stride[kH]) + int64_t(x0) * CT;
+                ++count;
+                advance(r);
+            }
         }
-        rowHorizontal<I, CT>(w, s.paired, b, tid, kRowThreads);
+        return count;
+    };
+    int count = issue();
+    rowTaps<I, CT>(m, x0, w, span, b, tid, kRowThreads); // read after the first barrier below
+    while (count > 0) {
+#pragma unroll
+        for (int j = 0; j < kRowRows<I>; ++j)
+            if (j < count) rowVertical<I>(rr[j], words[j], span, b.staged + j * b.stagedPitch, tid);
         __syncthreads();
-        auto *out = reinterpret_cast<uint8_t *>(p.dst.data + r.n * p.dst.stride[kN] + int64_t(r.dy) * p.dst.stride[kH]) + int64_t(x0) * CT;
-        rowStore(b.out, w * CT, out, tid, kRowThreads);
-        r = next;
+        uint8_t *done[kRowRows<I>];
+#pragma unroll
+        for (int j = 0; j < kRowRows<I>; ++j) done[j] = outs[j];
+        const int doneCount = count;
+        count = issue();
+        rowHorizontal<I, CT>(w, s.paired, b, doneCount, tid, kRowThreads);
+        __syncthreads();
+#pragma unroll
+        for (int j = 0; j < kRowRows<I>; ++j)
+            if (j < doneCount) rowStore(b.out + j * b.outPitch, w * CT, done[j], tid, kRowThreads);
     }
 }
 

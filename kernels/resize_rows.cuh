@@ -3,10 +3,10 @@
 // block into shared memory and what depends only on the row (source rows, vertical weights) once per row.
 //   NEAREST / NEAREST_FLOOR, any element type: a byte gather. The table holds, for every destination byte of the
 //     strip, its byte offset in a source row; each thread assembles 4 destination bytes and stores them as one word
-//     (coalesced), bytes where the row is not 4-byte aligned.
+//     (coalesced), bytes where the row is not 4-byte aligned; all its words of two rows are loaded before any store.
 //   LINEAR / CUBIC, uint8: the vertical pass first, on the staged row span: each thread loads aligned 4-byte words
-//     from each of the K source rows (coalesced; the next row's loads are in flight during this row's horizontal
-//     pass) and stores the K-tap sums of their 4 bytes as 4 ints; then the horizontal pass per destination pixel
+//     from each of the K source rows (coalesced; the next iteration's loads are in flight during this one's
+//     horizontal pass; LINEAR takes two rows per iteration) and stores the K-tap sums of their 4 bytes as 4 ints; then the horizontal pass per destination pixel
 //     reads K of those ints per channel. The sampler's (resize_filters.cuh) fixed point is integer arithmetic with
 //     the same taps and weights (no sum leaves int32), so the sum taken columns-last gives the same bytes as
 //     samplePixel's rows-last sum.
@@ -30,18 +30,24 @@ namespace cvk::resize {
 using RowShape = ResizeRowShape;
 
 constexpr int kRowThreads = 256;
-// The blocks an SM keeps resident, the register bound each kernel is built for (40 registers, 48 for CUBIC whose
-// 12 words in flight spill at 40, 64 for the NEAREST gather whose 32 byte loads of two rows are in flight), and so the blocks per launch at most: what an H200 (132 SMs) keeps resident, one
-// wave in which each block builds its column table once and spends it on many rows.
-template <int I> constexpr int kRowBlocksPerSM = I == kCubic ? 5 : I == kLinear ? 6 : 4;
+// The blocks an SM keeps resident, the register bound each kernel is built for (48 registers for CUBIC's 12 words in
+// flight, which spill at 40; 64 for LINEAR's two rows of 6 words and the NEAREST gather's two rows of 16 byte loads:
+// more bytes in flight per SM from fewer threads), and so the blocks per launch at most: what an H200 (132 SMs)
+// keeps resident, one wave in which each block builds its column table once and spends it on many rows.
+template <int I> constexpr int kRowBlocksPerSM = I == kCubic ? 5 : 4;
 template <int I> constexpr int kRowBlocks = 132 * kRowBlocksPerSM<I>;
 constexpr int kGatherBytes = 4096;  // NEAREST: destination bytes per strip row (the table: 16 KiB)
 constexpr int kGatherWords = kGatherBytes / 4 / kRowThreads; // NEAREST: words per thread and row (one pass)
 constexpr int kGatherRows = 2;      // NEAREST: destination rows per iteration, their loads in flight together
 // LINEAR/CUBIC: staged words per thread and row (held in registers between the load and the vertical pass), and so
-// the most staged ints per strip row (12 KiB of shared memory: with the taps and the output bytes a block stays
-// under 28 KiB, so shared memory never holds an SM below the register bound's blocks).
+// the most staged ints per strip row (12 KiB of shared memory per row of an iteration; the benchmark's 1920 -> 1280
+// strips of 640 columns take 32 KiB per LINEAR block, 23 KiB per CUBIC block, so shared memory does not hold an SM
+// below the register bound's blocks there).
 constexpr int kRowWords = 3;
+// LINEAR/CUBIC: destination rows per iteration, their loads in flight together and their horizontal passes sharing
+// each column's taps; CUBIC's 12 words per row in flight already need 48 registers, and two rows' 24 would hold an
+// SM to 3 blocks of 80, so CUBIC keeps one row per iteration.
+template <int I> constexpr int kRowRows = I == kLinear ? 2 : 1;
 constexpr int kRowStaged = 4 * kRowWords * kRowThreads;
 constexpr int kRowSmemLimit = 48 * 1024;
 
@@ -178,20 +184,27 @@ template <int I> CVK_ROW_HD RowSpan rowSpan(const Mapping &m, int32_t C, int32_t
     return {base, (((h2 + 1) * C - base) + 3) & ~3};
 }
 
-// Where one strip's pieces lie in shared memory: staged ints, taps, destination bytes (each 16-byte aligned).
+// Where one strip's pieces lie in shared memory: the staged ints and the destination bytes of each of the
+// kRowRows<I> rows of an iteration, and the taps (each 16-byte aligned).
 template <int I> struct RowBuffers {
-    int32_t *staged;      // [staged]
+    int32_t *staged;           // [kRowRows<I>][stagedPitch]
     RowTap<kRowTaps<I>> *taps; // [stripW]
-    uint8_t *out;         // [stripW * C], rounded up to 16
+    uint8_t *out;              // [kRowRows<I>][outPitch]
+    int32_t stagedPitch;       // ints: staged rounded up to 4
+    int32_t outPitch;          // bytes: stripW * C rounded up to 16
 };
+CVK_ROW_HD int32_t rowStagedPitch(int32_t staged) { return (staged + 3) & ~3; }
+CVK_ROW_HD int32_t rowOutPitch(int32_t stripW, int32_t C) { return (stripW * C + 15) & ~15; }
 template <int I> CVK_ROW_HD int32_t rowSmemBytes(int32_t stripW, int32_t staged, int32_t C) {
-    return 4 * ((staged + 3) & ~3) + int32_t(sizeof(RowTap<kRowTaps<I>>)) * ((stripW + 3) & ~3) + ((stripW * C + 15) & ~15);
+    return kRowRows<I> * (4 * rowStagedPitch(staged) + rowOutPitch(stripW, C)) + int32_t(sizeof(RowTap<kRowTaps<I>>)) * ((stripW + 3) & ~3);
 }
-template <int I> CVK_ROW_HD RowBuffers<I> carveRows(void *base, const RowShape &s, int32_t /*C: the out buffer is last and sized by rowSmemBytes*/) {
+template <int I> CVK_ROW_HD RowBuffers<I> carveRows(void *base, const RowShape &s, int32_t C) {
     char *p = static_cast<char *>(base);
     RowBuffers<I> b;
+    b.stagedPitch = rowStagedPitch(s.staged);
+    b.outPitch = rowOutPitch(s.stripW, C);
     b.staged = reinterpret_cast<int32_t *>(p);
-    p += 4 * ((s.staged + 3) & ~3);
+    p += 4 * kRowRows<I> * b.stagedPitch;
     b.taps = reinterpret_cast<RowTap<kRowTaps<I>> *>(p);
     p += sizeof(RowTap<kRowTaps<I>>) * ((s.stripW + 3) & ~3);
     b.out = reinterpret_cast<uint8_t *>(p);
@@ -257,9 +270,10 @@ CVK_ROW_HD void rowLoad(const RowRows<I> &rr, const Plane &src, int32_t rowBytes
     }
 }
 
-// Phase 2 of a row: staged[4q + b] = sum over k of w[k] * byte b of the thread's word q of source row y[k].
+// Phase 2 of a row: staged[4q + b] = sum over k of w[k] * byte b of the thread's word q of source row y[k] (staged:
+// the row's part of RowBuffers::staged).
 template <int I>
-CVK_ROW_HD void rowVertical(const RowRows<I> &rr, const RowWords<I> &words, const RowSpan &span, const RowBuffers<I> &b, int tid) {
+CVK_ROW_HD void rowVertical(const RowRows<I> &rr, const RowWords<I> &words, const RowSpan &span, int32_t *staged, int tid) {
     CVK_ROW_UNROLL
     for (int j = 0; j < kRowWords; ++j) {
         const int32_t q = tid + j * kRowThreads;
@@ -271,7 +285,7 @@ CVK_ROW_HD void rowVertical(const RowRows<I> &rr, const RowWords<I> &words, cons
             for (int x = 0; x < 4; ++x) acc[x] += rr.w[k] * byteOf(words.w[j][k], x);
         int4 v;
         v.x = acc[0], v.y = acc[1], v.z = acc[2], v.w = acc[3];
-        reinterpret_cast<int4 *>(b.staged)[q] = v;
+        reinterpret_cast<int4 *>(staged)[q] = v;
     }
 }
 
@@ -282,33 +296,40 @@ CVK_ROW_HD int32_t rowColumn(int32_t i, int32_t paired) {
     return paired ? (i & ~63) | ((i & 31) << 1) | ((i >> 5) & 1) : i;
 }
 
+// The first `count` (1..kRowRows<I>) rows of the iteration, one column's taps read once for all of them.
 template <int I, int CT>
-CVK_ROW_HD void rowHorizontal(int32_t w, int32_t paired, const RowBuffers<I> &b, int tid, int nthreads) {
+CVK_ROW_HD void rowHorizontal(int32_t w, int32_t paired, const RowBuffers<I> &b, int count, int tid, int nthreads) {
     constexpr int K = kRowTaps<I>;
     const int32_t items = paired ? (w + 63) & ~63 : w;
     for (int32_t i = tid; i < items; i += nthreads) {
         const int32_t x = rowColumn(i, paired);
         if (x >= w) continue;
         const RowTap<K> t = b.taps[x];
-        if constexpr (CT == 4) { // a tap's 4 channels in one 16-byte load (4-channel taps are 16-byte aligned), one
-                                 // word store: scalar loads 4 * factor ints apart meet in a few banks
-            int32_t acc[4] = {0, 0, 0, 0};
-            CVK_ROW_UNROLL
-            for (int k = 0; k < K; ++k) {
-                const int4 v = *reinterpret_cast<const int4 *>(b.staged + t.idx[k]);
-                acc[0] += int32_t(t.w[k]) * v.x, acc[1] += int32_t(t.w[k]) * v.y;
-                acc[2] += int32_t(t.w[k]) * v.z, acc[3] += int32_t(t.w[k]) * v.w;
-            }
-            *reinterpret_cast<uint32_t *>(b.out + x * 4) = uint32_t(fixedToU8(acc[0])) | uint32_t(fixedToU8(acc[1])) << 8 |
-                                                          uint32_t(fixedToU8(acc[2])) << 16 | uint32_t(fixedToU8(acc[3])) << 24;
-            continue;
-        }
         CVK_ROW_UNROLL
-        for (int c = 0; c < CT; ++c) {
-            int32_t acc = 0;
-            CVK_ROW_UNROLL
-            for (int k = 0; k < K; ++k) acc += int32_t(t.w[k]) * b.staged[t.idx[k] + c];
-            b.out[x * CT + c] = fixedToU8(acc);
+        for (int r = 0; r < kRowRows<I>; ++r) {
+            if (r >= count) break;
+            const int32_t *staged = b.staged + r * b.stagedPitch;
+            uint8_t *out = b.out + r * b.outPitch;
+            if constexpr (CT == 4) { // a tap's 4 channels in one 16-byte load (4-channel taps are 16-byte aligned),
+                                     // one word store: scalar loads 4 * factor ints apart meet in a few banks
+                int32_t acc[4] = {0, 0, 0, 0};
+                CVK_ROW_UNROLL
+                for (int k = 0; k < K; ++k) {
+                    const int4 v = *reinterpret_cast<const int4 *>(staged + t.idx[k]);
+                    acc[0] += int32_t(t.w[k]) * v.x, acc[1] += int32_t(t.w[k]) * v.y;
+                    acc[2] += int32_t(t.w[k]) * v.z, acc[3] += int32_t(t.w[k]) * v.w;
+                }
+                *reinterpret_cast<uint32_t *>(out + x * 4) = uint32_t(fixedToU8(acc[0])) | uint32_t(fixedToU8(acc[1])) << 8 |
+                                                            uint32_t(fixedToU8(acc[2])) << 16 | uint32_t(fixedToU8(acc[3])) << 24;
+            } else {
+                CVK_ROW_UNROLL
+                for (int c = 0; c < CT; ++c) {
+                    int32_t acc = 0;
+                    CVK_ROW_UNROLL
+                    for (int k = 0; k < K; ++k) acc += int32_t(t.w[k]) * staged[t.idx[k] + c];
+                    out[x * CT + c] = fixedToU8(acc);
+                }
+            }
         }
     }
 }

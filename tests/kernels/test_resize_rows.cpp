@@ -6,6 +6,7 @@
 
 #include "../../kernels/resize_rows.cuh"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <random>
@@ -186,15 +187,23 @@ template <int I, int CT> void runRows(const cvk::ResizeParams &p, const Mapping 
         const RowSpan span = rowSpan<I>(m, CT, x0, w);
         REQUIRE(span.count <= s.staged);
         for (int tid = 0; tid < kRowThreads; ++tid) rowTaps<I, CT>(m, x0, w, span, b, tid, kRowThreads);
+        // kRowRows<I> rows per iteration within each image, so an odd height ends on an iteration of fewer rows
+        constexpr int R = kRowRows<I>;
         for (int64_t n = 0; n < p.dst.shape[cvk::kN]; ++n) {
             const Plane plane{p.src.data + n * p.src.stride[cvk::kN], p.src.stride[cvk::kH], CT, 1};
-            for (int32_t dy = 0; dy < m.y.dst; ++dy) {
-                const RowRows<I> rr = rowRows<I>(m, dy);
-                for (int tid = 0; tid < kRowThreads; ++tid) rowLoad<I>(rr, plane, m.x.src * CT, span, tid, words[size_t(tid)]);
-                for (int tid = 0; tid < kRowThreads; ++tid) rowVertical<I>(rr, words[size_t(tid)], span, b, tid);
-                for (int tid = 0; tid < kRowThreads; ++tid) rowHorizontal<I, CT>(w, s.paired, b, tid, kRowThreads);
-                auto *out = reinterpret_cast<uint8_t *>(p.dst.data + n * p.dst.stride[cvk::kN] + dy * p.dst.stride[cvk::kH]) + int64_t(x0) * CT;
-                for (int tid = 0; tid < kRowThreads; ++tid) rowStore(b.out, w * CT, out, tid, kRowThreads);
+            for (int32_t dy0 = 0; dy0 < m.y.dst; dy0 += R) {
+                const int count = std::min(R, m.y.dst - dy0);
+                for (int j = 0; j < count; ++j) {
+                    const RowRows<I> rr = rowRows<I>(m, dy0 + j);
+                    for (int tid = 0; tid < kRowThreads; ++tid) rowLoad<I>(rr, plane, m.x.src * CT, span, tid, words[size_t(tid)]);
+                    for (int tid = 0; tid < kRowThreads; ++tid) rowVertical<I>(rr, words[size_t(tid)], span, b.staged + j * b.stagedPitch, tid);
+                }
+                for (int tid = 0; tid < kRowThreads; ++tid) rowHorizontal<I, CT>(w, s.paired, b, count, tid, kRowThreads);
+                for (int j = 0; j < count; ++j) {
+                    auto *out = reinterpret_cast<uint8_t *>(p.dst.data + n * p.dst.stride[cvk::kN] + (dy0 + j) * p.dst.stride[cvk::kH]) +
+                                int64_t(x0) * CT;
+                    for (int tid = 0; tid < kRowThreads; ++tid) rowStore(b.out + j * b.outPitch, w * CT, out, tid, kRowThreads);
+                }
             }
         }
     }
