@@ -48,7 +48,7 @@ template <int I> __global__ void __launch_bounds__(kRowThreads, kRowBlocksPerSM<
 // Two barriers per iteration of kRowRows<I> rows: the staged ints are complete before the horizontal pass reads them
 // (and the previous iteration's output bytes are stored before this one's replace them), and the output bytes are
 // complete before they are stored (and the staged ints read before the next iteration's replace them). The next
-// iteration's loads, of all its rows, are issued between the two.
+// iteration's loads, of all its rows, are issued as soon as this one's words are summed, before the first.
 template <int I, int CT>
 __global__ void __launch_bounds__(kRowThreads, kRowBlocksPerSM<I>) rowsKernel(ResizeParams p, Mapping m, RowShape s) {
     extern __shared__ int4 smem[];
@@ -85,12 +85,12 @@ __global__ void __launch_bounds__(kRowThreads, kRowBlocksPerSM<I>) rowsKernel(Re
 #pragma unroll
         for (int j = 0; j < kRowRows<I>; ++j)
             if (j < count) rowVertical<I>(rr[j], words[j], span, b.staged + j * b.stagedPitch, tid);
-        __syncthreads();
         uint8_t *done[kRowRows<I>];
 #pragma unroll
         for (int j = 0; j < kRowRows<I>; ++j) done[j] = outs[j];
         const int doneCount = count;
-        count = issue();
+        count = issue(); // registers only: in flight while the block meets at the barrier
+        __syncthreads();
         rowHorizontal<I, CT>(w, s.paired, b, doneCount, tid, kRowThreads);
         __syncthreads();
 #pragma unroll
