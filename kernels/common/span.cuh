@@ -83,7 +83,8 @@ CVK_SPAN_HD uint4 load16(uintptr_t a) {
 }
 CVK_SPAN_HD void store16(uintptr_t a, uint4 v) {
 #ifdef __CUDA_ARCH__
-    __stwb(reinterpret_cast<uint4 *>(a), v);
+    // A plain st.global (__stwb's st.global.wb compiles to a store ordered at SM scope).
+    asm volatile("st.global.v4.u32 [%0], {%1, %2, %3, %4};" ::"l"(a), "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w) : "memory");
 #else
     *reinterpret_cast<uint4 *>(a) = v;
 #endif
