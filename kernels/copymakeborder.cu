@@ -213,7 +213,7 @@ cudaError_t launchCopyMakeBorder(const CopyMakeBorderParams &p, cudaStream_t str
 
 cudaError_t preloadCopyMakeBorderKernels() {
     cudaFuncAttributes attr;
-    cudaError_t e = cudaFuncGetAttributes(&attr, spanRowsKernel<kSpanUnits, BorderRows>);
+    cudaError_t e = cudaFuncGetAttributes(&attr, spanRowsKernel<kSpanUnits, BorderRows, CopyTile>);
     if (e == cudaSuccess) e = cudaFuncGetAttributes(&attr, genericKernel<uint8_t>);
     if (e == cudaSuccess) e = cudaFuncGetAttributes(&attr, genericKernel<uint16_t>);
     if (e == cudaSuccess) e = cudaFuncGetAttributes(&attr, genericKernel<uint32_t>);

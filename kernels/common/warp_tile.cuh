@@ -22,24 +22,47 @@ template <class Rows, class = void> struct HasSpanPrepare : std::false_type {};
 template <class Rows>
 struct HasSpanPrepare<Rows, std::void_t<decltype(std::declval<const Rows &>().prepare())>> : std::true_type {};
 
-// Src block i + 1 for the lane holding block i in slice j (see above); `after` is lane 31's load of the block after
-// the tile. Every lane of the warp calls it (shuffles).
-template <int kMaxU>
-__device__ __forceinline__ uint4 nextSrcBlock(const uint4 (&v)[kMaxU], int j, int units, uint4 after, int lane) {
+// Word m (a compile-time constant after unrolling) of a block.
+__device__ __forceinline__ uint32_t wordOf(const uint4 &v, int m) { return m == 0 ? v.x : m == 1 ? v.y : m == 2 ? v.z : v.w; }
+
+// The first K words of src block i + 1 for the lane holding block i in slice j (see above); `after` is lane 31's
+// load of the block after the tile. Every lane of the warp calls it (shuffles).
+template <int K, int kMaxU>
+__device__ __forceinline__ void nextWords(const uint4 (&v)[kMaxU], int j, int units, uint4 after, int lane, uint32_t (&out)[K]) {
     uint4 x = v[j];
     if (j + 1 < kMaxU && j + 1 < units && lane == 0) x = v[j + 1 < kMaxU ? j + 1 : j];
     const int from = (lane + 1) & (kWarpLanes - 1);
-    uint4 y;
-    y.x = __shfl_sync(0xffffffffu, x.x, from);
-    y.y = __shfl_sync(0xffffffffu, x.y, from);
-    y.z = __shfl_sync(0xffffffffu, x.z, from);
-    y.w = __shfl_sync(0xffffffffu, x.w, from);
-    return lane == kWarpLanes - 1 && j + 1 >= units ? after : y;
+    const bool own = lane == kWarpLanes - 1 && j + 1 >= units;
+#pragma unroll
+    for (int m = 0; m < K; ++m) {
+        const uint32_t y = __shfl_sync(0xffffffffu, wordOf(x, m), from);
+        out[m] = own ? wordOf(after, m) : y;
+    }
 }
 
-// One tile of a row: dst blocks [first, first + 32 units). Called by every lane of the warp.
+// The last K words of src block i - 1 (word 4 - K + m in out[m]); `before` is lane 0's load of the block before the
+// tile. Every lane of the warp calls it (shuffles).
+template <int K, int kMaxU>
+__device__ __forceinline__ void prevWords(const uint4 (&v)[kMaxU], int j, uint4 before, int lane, uint32_t (&out)[K]) {
+    uint4 x = v[j];
+    if (j > 0 && lane == kWarpLanes - 1) x = v[j > 0 ? j - 1 : 0];
+    const int from = (lane - 1) & (kWarpLanes - 1);
+    const bool own = lane == 0 && j == 0;
+#pragma unroll
+    for (int m = 0; m < K; ++m) {
+        const uint32_t y = __shfl_sync(0xffffffffu, wordOf(x, 4 - K + m), from);
+        out[m] = own ? wordOf(before, 4 - K + m) : y;
+    }
+}
+
+// One tile of a row: dst blocks [first, first + 32 units) copied (the default tile of spanRowsKernel). Called by every
+// lane of the warp.
+struct CopyTile {
+    template <int kMaxU, class Rows>
+    static __device__ __forceinline__ void run(const Rows &rows, const RowSpan &s, int64_t tile, int units, int lane);
+};
 template <int kMaxU, class Rows>
-__device__ __forceinline__ void copySpanTile(const Rows &rows, const RowSpan &s, int64_t tile, int units, int lane) {
+__device__ __forceinline__ void CopyTile::run(const Rows &rows, const RowSpan &s, int64_t tile, int units, int lane) {
     const int64_t first = tile * kWarpLanes * units;
     uint4 v[kMaxU];
 #pragma unroll
@@ -52,7 +75,11 @@ __device__ __forceinline__ void copySpanTile(const Rows &rows, const RowSpan &s,
         if (j >= units) break;
         const int64_t i = first + j * kWarpLanes + lane;
         uint4 out = v[j];
-        if (s.shift != 0) out = shiftBytes(v[j], nextSrcBlock(v, j, units, after, lane), s.shift);
+        if (s.shift != 0) {
+            uint32_t n[4];
+            nextWords<4>(v, j, units, after, lane, n);
+            out = shiftBytes(v[j], make_uint4(n[0], n[1], n[2], n[3]), s.shift);
+        }
         const int64_t o = blockOffset(s, i);
         const int rb = clampByte(-o), re = clampByte(s.bytes - o);   // bytes of the block in the row
         const int ib = clampByte(s.lo - o), ie = clampByte(s.hi - o); // ... in its copied part
@@ -61,7 +88,8 @@ __device__ __forceinline__ void copySpanTile(const Rows &rows, const RowSpan &s,
     }
 }
 
-template <int kMaxU, class Rows>
+// `Tile::run<kMaxU>(rows, span, tile, units, lane)` does a tile (CopyTile, or an operator's permutation of it).
+template <int kMaxU, class Rows, class Tile>
 __global__ void __launch_bounds__(kBlockThreads, kMinBlocks) spanRowsKernel(Rows rows, int64_t items, int64_t tilesPerRow,
                                                                           int units) {
     if constexpr (HasSpanPrepare<Rows>::value) rows.prepare();
@@ -71,15 +99,16 @@ __global__ void __launch_bounds__(kBlockThreads, kMinBlocks) spanRowsKernel(Rows
          t += warps) {
         int64_t tile;
         const int64_t r = divmod(t, tilesPerRow, tile);
-        copySpanTile<kMaxU>(rows, rows.span(r), tile, units, lane);
+        Tile::template run<kMaxU>(rows, rows.span(r), tile, units, lane);
     }
 }
 
-// Enqueues the copy of `count` rows on `stream` (never blocks the host); rows touch at most blocksPerRow dst blocks.
-template <class Rows> cudaError_t launchSpanRows(const Rows &rows, int64_t count, int64_t blocksPerRow, cudaStream_t stream) {
+// Enqueues the tiles of `count` rows on `stream` (never blocks the host); rows touch at most blocksPerRow dst blocks.
+template <class Tile = CopyTile, class Rows>
+cudaError_t launchSpanRows(const Rows &rows, int64_t count, int64_t blocksPerRow, cudaStream_t stream) {
     if (count == 0 || blocksPerRow == 0) return cudaSuccess;
     const SpanPlan p = spanPlan(count, blocksPerRow);
-    spanRowsKernel<kSpanUnits><<<p.grid, kBlockThreads, 0, stream>>>(rows, p.items, p.tilesPerRow, p.units);
+    spanRowsKernel<kSpanUnits, Rows, Tile><<<p.grid, kBlockThreads, 0, stream>>>(rows, p.items, p.tilesPerRow, p.units);
     return cudaGetLastError();
 }
 
