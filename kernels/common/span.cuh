@@ -8,6 +8,7 @@
 // Everything here is __host__ __device__, so the CPU tests run the same arithmetic (tests/kernels/test_span.cpp).
 #pragma once
 
+#include "funnel.cuh"
 #include "launch.cuh"
 
 #include <cstdint>
@@ -106,14 +107,6 @@ CVK_SPAN_HD void storeDstBlock(const RowSpan &s, int64_t i, uint4 v) {
     const uintptr_t p = s.dstBase + 16 * static_cast<uintptr_t>(i);
     if (b == 0 && e == 16) store16(p, v);
     else if (b < e) storeBytesIn(reinterpret_cast<char *>(p), v, b, e);
-}
-
-CVK_SPAN_HD uint32_t funnelRight(uint32_t lo, uint32_t hi, uint32_t bits) {
-#ifdef __CUDA_ARCH__
-    return __funnelshift_r(lo, hi, bits);
-#else
-    return static_cast<uint32_t>(((uint64_t(hi) << 32) | lo) >> (bits & 31));
-#endif
 }
 
 // Bytes sh .. sh + 15 (0 <= sh < 16) of the 32 bytes a, b (a first). The word offset is picked by selects, not by an

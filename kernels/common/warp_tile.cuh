@@ -1,13 +1,15 @@
-// Warp and device level: rows copied as shifted byte spans (span.cuh) in warp tiles. Work item t is tile
+// Warp and device level: rows walked as shifted byte spans (span.cuh) in warp tiles. Work item t is tile
 // t % tilesPerRow of row t / tilesPerRow; a warp takes one item at a time (grid-stride), so every lane of a warp is
 // in the same row and the row's shift is warp-uniform. Lane L holds dst block first + 32 j + L in slice j (j < units):
 // every load and store instruction of the warp covers 512 contiguous bytes, and all of a lane's loads are issued
-// before its first store (64 bytes in flight per thread with 4 units). A lane gets src block i + 1 from lane L + 1
-// (lane 31 from lane 0's next slice, or for the last slice its own extra load), so each src byte is read from memory
-// once. The rows are an operator's policy:
+// before its first store (64 bytes in flight per thread with 4 units). Words of src blocks i - 1 and i + 1 come from
+// lanes L - 1 and L + 1 (across slices through lanes 0 and 31, past the tile from one extra load by lane 0 or 31),
+// so each src byte is read from memory once. Two policies make an operator of it:
 //     struct Rows { __device__ RowSpan span(int64_t r) const;                   // row r's dst row and src run
 //                   __device__ uint4 border(const RowSpan &s, int64_t o) const; // dst bytes o .. o + 15 outside [lo, hi)
 //                   (optional) __device__ void prepare() const; };              // once per thread, may __syncthreads()
+//     struct Tile { template <int kMaxU, class Rows> static __device__ void run(rows, span, tile, units, lane); };
+// CopyTile copies (crop, borders); an operator may permute the bytes of its blocks instead (cvtcolor's RGB<->BGR).
 #pragma once
 
 #include "launch.cuh"
