@@ -76,18 +76,19 @@ constexpr int kPatternWords = kPatternBytes / 4;
 // inlined: only the blocks at a row's ends call it, so one copy of its code serves every call site.
 __device__ __noinline__ uint4 mappedBorder(const char *srcRow, int64_t o, uint32_t rowBytes, uint32_t lo, uint32_t hi,
                                            uint32_t pixelBytes, int32_t w, int32_t left, int64_t pixelStride, BorderKind kind) {
-    uint64_t half[2] = {0, 0};
-#pragma unroll
-    for (int j = 0; j < 16; ++j) {
+    uint64_t lo8 = 0, hi8 = 0; // bytes 0-7 and 8-15
+#pragma unroll 1
+    for (int j = 0; j < 16; ++j) { // a loop, not 16 inlined copies of borderIndex32's divisions
         const int64_t at = o + j;
         if (at < 0 || at >= rowBytes || (at >= lo && at < hi)) continue;
         const uint32_t x = static_cast<uint32_t>(at) / pixelBytes, k = static_cast<uint32_t>(at) - x * pixelBytes;
         const int32_t sx = borderIndex32(static_cast<int32_t>(x) - left, w, kind);
         const uint64_t byte = static_cast<unsigned char>(srcRow[int64_t(sx) * pixelStride + k]);
-        half[j / 8] |= byte << (8 * (j % 8));
+        if (j < 8) lo8 |= byte << (8 * j);
+        else hi8 |= byte << (8 * (j - 8));
     }
-    return make_uint4(static_cast<uint32_t>(half[0]), static_cast<uint32_t>(half[0] >> 32), static_cast<uint32_t>(half[1]),
-                      static_cast<uint32_t>(half[1] >> 32));
+    return make_uint4(static_cast<uint32_t>(lo8), static_cast<uint32_t>(lo8 >> 32), static_cast<uint32_t>(hi8),
+                      static_cast<uint32_t>(hi8 >> 32));
 }
 
 // The chunk path's rows (common/warp_tile.cuh): dst row r (< 2^31 of them, rowBytes < 2^31) is one span whose bytes
