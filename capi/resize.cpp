@@ -34,4 +34,15 @@ cvStatus cvResizeCropConvertReformat(cvStream stream, cvTensor src, cvTensor dst
     });
 }
 
+cvStatus cvResizeTorchvisionCropConvertReformat(cvStream stream, cvTensor src, cvTensor dst,
+                                                const cvResizeCropConvertParams *params, int32_t antialias) {
+    return capi::guarded(__func__, [&] {
+        Ref<Stream> s(&capi::deref<Stream>(stream, "stream"));
+        Tensor &in = capi::deref<Tensor>(src, "src");
+        Tensor &out = capi::deref<Tensor>(dst, "dst");
+        capi::requireStruct(params, "params");
+        resizeTorchvisionCropConvertReformat(s, in, out, *params, antialias);
+    });
+}
+
 } // extern "C"

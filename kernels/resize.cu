@@ -1,6 +1,7 @@
 // cvResize's and cvResizeTorchvision's kernels: one per (element type, interpolation, channel variant), all built on the shared sampler of
 // resize_filters.cuh, dispatched through one table without holes; the shapes planResizeTile accepts go to the tiled
-// path instead (resize_tiled.cu), which computes the same bytes.
+// path instead (resize_tiled.cu), and those planTvResizeTile accepts to the separable antialiased path
+// (resize_tv.cu): both compute the same values.
 #include "resize.hpp"
 #include "resize_launch.cuh"
 
@@ -81,6 +82,8 @@ cudaError_t launchResize(const ResizeParams &p, cudaStream_t stream) {
     if (p.dst.shape[kN] == 0 || p.dst.shape[kH] == 0 || p.dst.shape[kW] == 0 || p.dst.shape[kC] == 0) return cudaSuccess;
     ResizeTileShape tile;
     if (planResizeTile(p, tile)) return launchResizeTiled(p, tile, stream);
+    TvTileShape tvTile;
+    if (planTvResizeTile(p, tvTile)) return launchTvResizeTiled(p, tvTile, stream);
     const int v = channelVariant(p.src.shape[kC]);
     const Kernel k = torch ? kTorchKernels[p.type][p.torchMode][v] : kKernels[p.type][p.interp][v];
     k<<<gridFor(p.dst.shape[kW], p.dst.shape[kH], p.dst.shape[kN]), dim3(kBlockX, kBlockY), 0, stream>>>(p, mappingOf(p.src, p.dst.shape[kH], p.dst.shape[kW], p.interp));
@@ -91,6 +94,7 @@ cudaError_t preloadResizeKernels() {
     cudaError_t err = preload(kKernels);
     if (err == cudaSuccess) err = preload(kTorchKernels);
     if (err == cudaSuccess) err = preloadResizeTiledKernels();
+    if (err == cudaSuccess) err = preloadTvResizeKernels();
     return err == cudaSuccess ? preloadResizeFusedKernels() : err;
 }
 

@@ -48,6 +48,14 @@ struct ResizeTileShape {
 bool planResizeTile(const ResizeParams &p, ResizeTileShape &shape);
 cudaError_t launchResizeTiled(const ResizeParams &p, const ResizeTileShape &shape, cudaStream_t stream);
 
+// The block geometry of the separable path of cvResizeTorchvision's antialiased modes (resize_tv_tile.cuh).
+struct TvTileShape {
+    int32_t taps;      // index into resize::kTvTaps: the compiled window size, >= every window of both axes
+    int32_t tileH;     // output rows per block (32 columns)
+    int32_t maxRows;   // the most source rows one tile's horizontal buffer holds
+    int32_t smemBytes; // dynamic shared memory per block
+};
+
 // The fused preprocessing pass: dst[n, y, x, c'] = normalize(convert(crop(resize(src))))[c'] where
 //   resized  = resize(src[n]) to (resizeH, resizeW) with `interp` (the sampler of cvResize, bit for bit),
 //   value    = resized[y + cropY, x + cropX, c] with c = c' or C-1-c' (reverseChannels), rounded to uint8 first
@@ -61,7 +69,8 @@ struct FusedParams {
     View4 src, dst;           // [N, H, W, C]: dst N and C as src's, H/W the crop's size
     int32_t resizeH, resizeW; // size of the resized image the crop is taken from
     int32_t cropX, cropY;     // crop's top-left corner in the resized image; crop lies inside it
-    int32_t interp;           // cvk::resize::Interp
+    int32_t interp;           // cvk::resize::Interp (OpenCV's sampler), or -1 when torchMode is used
+    int32_t torchMode;        // cvk::resize::TvMode (cvResizeTorchvision's sampler), or -1 when interp is used
     bool srcCast;
     bool reverseChannels;
     bool halfOut;             // float16 output, else float32
@@ -71,9 +80,18 @@ struct FusedParams {
 
 cudaError_t launchResizeFused(const FusedParams &p, cudaStream_t stream);
 
+// Whether the separable path takes the antialiased torchvision resize p (a plain resize) or q (the fused pass): the
+// antialiased modes with windows of at most 48 taps on both axes and a tile that fits 48 KiB of shared memory. It
+// computes the values of the per-pixel sampler (sampleTorch), bit for bit. Pure host arithmetic (CPU tests).
+bool planTvResizeTile(const ResizeParams &p, TvTileShape &shape);
+bool planTvFusedTile(const FusedParams &q, TvTileShape &shape);
+cudaError_t launchTvResizeTiled(const ResizeParams &p, const TvTileShape &shape, cudaStream_t stream);
+cudaError_t launchTvFused(const FusedParams &q, cudaStream_t stream); // the tiled path when planTvFusedTile, else per pixel
+
 // Loads every resize kernel on the current device (see preloadFlipKernels for why).
 cudaError_t preloadResizeKernels();
 cudaError_t preloadResizeFusedKernels(); // part of preloadResizeKernels
 cudaError_t preloadResizeTiledKernels(); // part of preloadResizeKernels
+cudaError_t preloadTvResizeKernels();    // part of preloadResizeKernels
 
 } // namespace cvk

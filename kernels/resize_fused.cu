@@ -16,13 +16,6 @@ namespace {
 
 using namespace resize;
 
-template <bool Half> __device__ __forceinline__ void storeOut(char *p, float v) {
-    if constexpr (Half)
-        *reinterpret_cast<__half *>(p) = __float2half_rn(v);
-    else
-        *reinterpret_cast<float *>(p) = v;
-}
-
 // Four consecutive pixels of one channel plane in one store: 16 bytes of float or 8 of half.
 template <bool Half> __device__ __forceinline__ void storeOut4(char *p, const float (&v)[4]) {
     if constexpr (Half) {
@@ -69,7 +62,7 @@ template <int I, bool Half, int CT> __global__ void __launch_bounds__(kFusedBloc
 #pragma unroll
                 for (int j = 0; j < kFusedPixels; ++j) {
                     const float value = p.reverseChannels ? v[j][CT - 1 - o] : v[j][o];
-                    q[j] = (value * p.scale + p.offset - p.mean[o]) / p.stddev[o];
+                    q[j] = fusedValue(p, o, value);
                 }
                 char *out = row + o * p.dst.stride[kC] + x0 * p.dst.stride[kW];
                 if (planar && x0 + kFusedPixels <= w && (reinterpret_cast<uintptr_t>(out) & (kFusedPixels * kElem - 1)) == 0) {

@@ -6,6 +6,8 @@
 #include "resize.hpp"
 #include "resize_filters.cuh"
 
+#include <cuda_fp16.h>
+
 #include <algorithm>
 
 namespace cvk::resize {
@@ -45,6 +47,19 @@ inline Mapping mappingOf(const View4 &src, int64_t dstH, int64_t dstW, int32_t i
 
 __device__ __forceinline__ Plane planeOf(const View4 &b, int64_t n) {
     return {b.data + n * b.stride[kN], b.stride[kH], b.stride[kW], b.stride[kC]};
+}
+
+// The fused pass's value of output channel o (resize.hpp, FusedParams): IEEE division, as torchvision's normalize;
+// with offset 0 the product rounds once, as torchvision's to_dtype (the multiply-add of 0 is the product).
+__device__ __forceinline__ float fusedValue(const FusedParams &p, int o, float v) {
+    return (v * p.scale + p.offset - p.mean[o]) / p.stddev[o];
+}
+
+template <bool Half> __device__ __forceinline__ void storeOut(char *p, float v) {
+    if constexpr (Half)
+        *reinterpret_cast<__half *>(p) = __float2half_rn(v);
+    else
+        *reinterpret_cast<float *>(p) = v;
 }
 
 } // namespace cvk::resize

@@ -115,6 +115,12 @@ if [ $bench = 1 ]; then
     # Python paths: their own sections of docs/perf.md.
     step "benchmark bench/threads.py (C and Python, 1-8 threads)" bench-threads.log python3 bench/threads.py
     step "benchmark bench/host_breakdown.py (host µs per step)" bench-host_breakdown.log python3 bench/host_breakdown.py
+    # The CAI path against the DLPack path (batches/s, device syncs per batch, host µs per interop call): the figures
+    # of docs/interop.md, the reference library's column in its own process.
+    ref_dir=
+    if [ -n "$reference" ]; then ref_dir=$reference; [ -f "$reference" ] && ref_dir=${CVCUDA_REFERENCE_DIR:-/tmp/cvref}; fi
+    step "benchmark bench/interop_bench.py (CAI vs DLPack${reference:+, CV-CUDA 0.19})" bench-interop.log \
+        python3 bench/interop_bench.py ${ref_dir:+--reference "$ref_dir"}
 fi
 
 {

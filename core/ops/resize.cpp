@@ -112,28 +112,38 @@ bool planResize(const Tensor &src, const Tensor &dst, int32_t interp, cvk::Resiz
     return planImages(src, dst, p);
 }
 
+namespace {
+
+// cvResizeTorchvision's interp and antialias -> the kernels' torch mode.
+int32_t requireTorchMode(const char *argument, int32_t interp, int32_t antialias) {
+    using namespace cvk::resize;
+    switch (interp) {
+    case CV_INTERP_NEAREST: return kTvNearest;
+    case CV_INTERP_NEAREST_FLOOR: return kTvNearestFloor;
+    case CV_INTERP_LINEAR: return antialias ? kTvLinearAA : kTvLinear;
+    case CV_INTERP_CUBIC: return antialias ? kTvCubicAA : kTvCubic;
+    default:
+        invalid(currentFunction(), ": ", argument, "=", interp,
+                " is not one of torchvision's modes (NEAREST=1, NEAREST_FLOOR=2, LINEAR=3, CUBIC=4)");
+    }
+}
+
+} // namespace
+
 bool planResizeTorchvision(const Tensor &src, const Tensor &dst, int32_t interp, int32_t antialias, cvk::ResizeParams &p) {
     p = {};
     p.interp = -1;
-    using namespace cvk::resize;
-    switch (interp) {
-    case CV_INTERP_NEAREST: p.torchMode = kTvNearest; break;
-    case CV_INTERP_NEAREST_FLOOR: p.torchMode = kTvNearestFloor; break;
-    case CV_INTERP_LINEAR: p.torchMode = antialias ? kTvLinearAA : kTvLinear; break;
-    case CV_INTERP_CUBIC: p.torchMode = antialias ? kTvCubicAA : kTvCubic; break;
-    default:
-        invalid(currentFunction(), ": interp=", interp,
-                " is not one of torchvision's modes (NEAREST=1, NEAREST_FLOOR=2, LINEAR=3, CUBIC=4)");
-    }
+    p.torchMode = requireTorchMode("interp", interp, antialias);
     return planImages(src, dst, p);
 }
 
-bool planResizeCropConvertReformat(const Tensor &src, const Tensor &dst, const cvResizeCropConvertParams &params,
-                                   cvk::FusedParams &p) {
+namespace {
+
+// What both fused passes check: the images (src layouts as given), dtypes, sizes, crop and constants.
+bool planFused(const Tensor &src, const Tensor &dst, const cvResizeCropConvertParams &params, const char *srcLayouts,
+               cvk::FusedParams &p) {
     const TensorDesc &s = src.desc(), &d = dst.desc();
-    p = {};
-    p.interp = requireInterp(params.interp);
-    const ops::Image si = ops::imageOf(s, "src", "NHWC,HWC"), di = ops::imageOf(d, "dst", "NHWC,NCHW,HWC,CHW");
+    const ops::Image si = ops::imageOf(s, "src", srcLayouts), di = ops::imageOf(d, "dst", "NHWC,NCHW,HWC,CHW");
     ops::requireDType(s, "src", s.dtype == CV_DTYPE_UINT8, "uint8");
     ops::requireDType(d, "dst", d.dtype == CV_DTYPE_FLOAT32 || d.dtype == CV_DTYPE_FLOAT16, "float32, float16");
     if ((s.layout[0] == 'N') != (d.layout[0] == 'N'))
@@ -174,6 +184,24 @@ bool planResizeCropConvertReformat(const Tensor &src, const Tensor &dst, const c
     return true;
 }
 
+} // namespace
+
+bool planResizeCropConvertReformat(const Tensor &src, const Tensor &dst, const cvResizeCropConvertParams &params,
+                                   cvk::FusedParams &p) {
+    p = {};
+    p.interp = requireInterp(params.interp);
+    p.torchMode = -1;
+    return planFused(src, dst, params, "NHWC,HWC", p);
+}
+
+bool planResizeTorchvisionCropConvertReformat(const Tensor &src, const Tensor &dst, const cvResizeCropConvertParams &params,
+                                              int32_t antialias, cvk::FusedParams &p) {
+    p = {};
+    p.interp = -1;
+    p.torchMode = requireTorchMode("params->interp", params.interp, antialias);
+    return planFused(src, dst, params, "NHWC,NCHW,HWC,CHW", p);
+}
+
 void resize(const Ref<Stream> &stream, Tensor &src, Tensor &dst, int32_t interp) {
     cvk::ResizeParams p;
     if (!planResize(src, dst, interp, p)) return;
@@ -190,6 +218,13 @@ void resizeCropConvertReformat(const Ref<Stream> &stream, Tensor &src, Tensor &d
     cvk::FusedParams p;
     if (!planResizeCropConvertReformat(src, dst, params, p)) return;
     submit(stream, src, dst, [&](cudaStream_t s) { return cvk::launchResizeFused(p, s); });
+}
+
+void resizeTorchvisionCropConvertReformat(const Ref<Stream> &stream, Tensor &src, Tensor &dst,
+                                          const cvResizeCropConvertParams &params, int32_t antialias) {
+    cvk::FusedParams p;
+    if (!planResizeTorchvisionCropConvertReformat(src, dst, params, antialias, p)) return;
+    submit(stream, src, dst, [&](cudaStream_t s) { return cvk::launchTvFused(p, s); });
 }
 
 } // namespace cv

@@ -89,5 +89,22 @@ typedef struct cvResizeCropConvertParams {
  *  CV_ERROR_NOT_SUPPORTED for src not uint8 or dst not float32/float16. */
 CV_API cvStatus cvResizeCropConvertReformat(cvStream stream, cvTensor src, cvTensor dst, const cvResizeCropConvertParams *params);
 
+/** Enqueues the fused pass of cvResizeCropConvertReformat with cvResizeTorchvision's resize on `stream`: the chain
+ *  torchvision.transforms.v2 runs as Resize -> CenterCrop (or any crop inside the resized image) -> ToDtype(float,
+ *  scale=True) -> Normalize, in one kernel:
+ *    v = cvResizeTorchvision(src[n], resizeHeight x resizeWidth, params->interp, antialias)[y + cropY, x + cropX, c]
+ *        (rounded half to even and saturated to uint8 when srcCast, as torchvision rounds its uint8 result; else the
+ *        unrounded float interpolation),
+ *    dst[n, y, x, c'] = ((v * scale + offset) - mean[c']) / stddev[c']   (float32; with offset 0 exactly
+ *        torchvision's to_dtype product, its normalize subtraction and IEEE division, each rounded once),
+ *  only for the crop's pixels; the resized image is never stored. params->interp takes cvResizeTorchvision's
+ *  modes (CV_INTERP_LINEAR, CV_INTERP_CUBIC, CV_INTERP_NEAREST, CV_INTERP_NEAREST_FLOOR); antialias nonzero as
+ *  there. Values equal cvResizeTorchvision followed by the crop and the same float arithmetic.
+ *  src: uint8, layout NHWC, HWC, NCHW or CHW (torch's channels_last and contiguous tensors), C in [1, 4], any
+ *  strides. dst, the crop, the other params fields, ordering and errors: as cvResizeCropConvertReformat, except that
+ *  an interp outside the four modes above is CV_ERROR_INVALID_ARGUMENT. */
+CV_API cvStatus cvResizeTorchvisionCropConvertReformat(cvStream stream, cvTensor src, cvTensor dst,
+                                                       const cvResizeCropConvertParams *params, int32_t antialias);
+
 CV_EXTERN_C_END
 #endif /* CVCUDA_RESIZE_H */

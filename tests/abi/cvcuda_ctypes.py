@@ -211,6 +211,7 @@ SIGNATURES = {
     "cvResize": (cvStatus, [cvStream, cvTensor, cvTensor, ctypes.c_int32]),
     "cvResizeTorchvision": (cvStatus, [cvStream, cvTensor, cvTensor, ctypes.c_int32, ctypes.c_int32]),
     "cvResizeCropConvertReformat": (cvStatus, [cvStream, cvTensor, cvTensor, _P(cvResizeCropConvertParams)]),
+    "cvResizeTorchvisionCropConvertReformat": (cvStatus, [cvStream, cvTensor, cvTensor, _P(cvResizeCropConvertParams), ctypes.c_int32]),
     "cvCustomCrop": (cvStatus, [cvStream, cvTensor, cvTensor] + [ctypes.c_int32] * 4),
     "cvCenterCrop": (cvStatus, [cvStream, cvTensor, cvTensor, ctypes.c_int32, ctypes.c_int32]),
     "cvConvertTo": (cvStatus, [cvStream, cvTensor, cvTensor, ctypes.c_double, ctypes.c_double, ctypes.c_int32]),

@@ -10,6 +10,7 @@ import json
 import os
 import re
 import subprocess
+import sys
 import unittest
 
 import cvcuda_ctypes as cv
@@ -120,13 +121,19 @@ class NoGpuPaths(unittest.TestCase):
         self.assertEqual(calls, [0x1234])
 
     def test_no_device_or_a_stream(self):
-        stream = cv.cvStream()
-        status = self.lib.cvStreamCreate(ctypes.byref(stream))
-        if status == cv.CV_SUCCESS:
-            self.lib.cvStreamRelease(stream)
-            self.skipTest("a CUDA device is visible")
-        self.assertEqual(status, cv.CV_ERROR_NO_DEVICE)
-        self.assertTrue(self.lib.cvGetLastErrorMessage().startswith(b"cvStreamCreate: no "))
+        # In a child process that sees no device (CUDA_VISIBLE_DEVICES=''), so that a GPU machine tests it too.
+        child = (
+            "import ctypes, sys\n"
+            "import cvcuda_ctypes as cv\n"
+            "lib = cv.load(sys.argv[1])\n"
+            "stream = cv.cvStream()\n"
+            "status = lib.cvStreamCreate(ctypes.byref(stream))\n"
+            "message = lib.cvGetLastErrorMessage()\n"
+            "sys.exit(0 if status == cv.CV_ERROR_NO_DEVICE and message.startswith(b'cvStreamCreate: no ') else 1)\n"
+        )
+        env = dict(os.environ, CUDA_VISIBLE_DEVICES="", PYTHONPATH=os.path.dirname(os.path.abspath(__file__)))
+        result = subprocess.run([sys.executable, "-c", child, LIBRARY], env=env, capture_output=True, text=True, timeout=120)
+        self.assertEqual(result.returncode, 0, result.stdout + result.stderr)
 
     def test_dtype_functions(self):
         dtype = cv.cvDataType()

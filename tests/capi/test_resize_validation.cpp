@@ -21,7 +21,7 @@ using namespace cvtest;
 
 namespace {
 
-enum class Op { Resize, Torchvision, Fused };
+enum class Op { Resize, Torchvision, Fused, TvFused };
 
 struct Side {
     cvArrayInterface cai;
@@ -53,7 +53,10 @@ Side strided(Side s, std::initializer_list<int64_t> strides) {
 }
 
 const char *functionOf(Op op) {
-    return op == Op::Resize ? "cvResize" : op == Op::Torchvision ? "cvResizeTorchvision" : "cvResizeCropConvertReformat";
+    return op == Op::Resize        ? "cvResize"
+           : op == Op::Torchvision ? "cvResizeTorchvision"
+           : op == Op::Fused       ? "cvResizeCropConvertReformat"
+                                   : "cvResizeTorchvisionCropConvertReformat";
 }
 
 void fused224(cvResizeCropConvertParams &p) {
@@ -121,6 +124,19 @@ const std::vector<Row> &rows() {
          [](cvResizeCropConvertParams &p) { fused224(p), p.normalize = 1, p.stddev[2] = 0.f; }, kInvalid, {"params->stddev[2]=0", "nonzero"}},
         {"fused interp 0", Op::Fused, u8({2, 30, 40, 3}, "NHWC"), side("<f4", {2, 3, 224, 224}, "NCHW", kDst), 0, fused224, kInvalid,
          {"cvResizeCropConvertReformat: interp=0"}},
+        // the torchvision fused pass: torch's contiguous (NCHW) and channels_last (NHWC) images, its four modes
+        {"tv fused NCHW -> NCHW f32", Op::TvFused, u8({2, 3, 300, 400}, "NCHW"), side("<f4", {2, 3, 224, 224}, "NCHW", kDst), CV_INTERP_LINEAR, fused224, kOk, {}},
+        {"tv fused CHW -> CHW f16 bicubic", Op::TvFused, u8({3, 300, 400}, "CHW"), side("<f2", {3, 224, 224}, "CHW", kDst), CV_INTERP_CUBIC, fused224, kOk, {}},
+        {"tv fused NHWC nearest", Op::TvFused, u8({2, 300, 400, 3}, "NHWC"), side("<f4", {2, 224, 224, 3}, "NHWC", kDst), CV_INTERP_NEAREST, fused224, kOk, {}},
+        {"tv fused AREA", Op::TvFused, u8({2, 3, 300, 400}, "NCHW"), side("<f4", {2, 3, 224, 224}, "NCHW", kDst), CV_INTERP_AREA, fused224, kInvalid,
+         {"cvResizeTorchvisionCropConvertReformat: params->interp=5 is not one of torchvision's modes"}},
+        {"tv fused float src", Op::TvFused, side("<f4", {2, 3, 300, 400}, "NCHW"), side("<f4", {2, 3, 224, 224}, "NCHW", kDst), CV_INTERP_LINEAR, fused224, kUnsupported,
+         {"src"}},
+        {"tv fused 5 channels", Op::TvFused, u8({2, 5, 30, 40}, "NCHW"), side("<f4", {2, 5, 224, 224}, "NCHW", kDst), CV_INTERP_LINEAR, fused224, kInvalid,
+         {"src C=5 is outside [1, 4]"}},
+        {"tv fused crop outside", Op::TvFused, u8({2, 3, 30, 40}, "NCHW"), side("<f4", {2, 3, 224, 224}, "NCHW", kDst), CV_INTERP_LINEAR,
+         [](cvResizeCropConvertParams &p) { fused224(p), p.cropY = 40; }, kInvalid,
+         {"the crop at (x=16, y=40) of dst's size W=224 H=224 does not lie inside the resized image (256 x 256)"}},
     };
     return table;
 }
@@ -146,6 +162,12 @@ Outcome plan(const Row &r, cvTensor src, cvTensor dst) {
             p.interp = r.interp;
             if (r.edit) r.edit(p);
             cv::planResizeCropConvertReformat(s, d, p, out.fused);
+        }
+        if (r.op == Op::TvFused) {
+            cvResizeCropConvertParams p = CV_RESIZE_CROP_CONVERT_PARAMS_INIT;
+            p.interp = r.interp;
+            if (r.edit) r.edit(p);
+            cv::planResizeTorchvisionCropConvertReformat(s, d, p, 1, out.fused);
         }
     } catch (const cv::Error &e) {
         out.status = e.status();
@@ -210,4 +232,49 @@ TEST_CASE("cvResizeCropConvertReformat checks params before anything else it nee
     CHECK(lastError() == "cvResize: stream is NULL");
     CHECK(cvResizeTorchvision(nullptr, t.t, t.t, CV_INTERP_LINEAR, 1) == CV_ERROR_INVALID_ARGUMENT);
     CHECK(lastError() == "cvResizeTorchvision: stream is NULL");
+}
+
+TEST_CASE("cvResizeTorchvisionCropConvertReformat: the stream first, then the torch mode the kernels get", "[capi][resize]") {
+    cvArrayInterface s = makeCai("|u1", {2, 3});
+    TensorRef t;
+    REQUIRE(cvTensorWrap(&s, "HW", &t.t) == CV_SUCCESS);
+    CHECK(cvResizeTorchvisionCropConvertReformat(nullptr, t.t, t.t, nullptr, 1) == CV_ERROR_INVALID_ARGUMENT);
+    CHECK(lastError() == "cvResizeTorchvisionCropConvertReformat: stream is NULL");
+
+    cvArrayInterface a = makeCai("|u1", {2, 3, 300, 400}), b = makeCai("<f4", {2, 3, 224, 224}, kDst);
+    TensorRef src, dst;
+    REQUIRE(cvTensorWrap(&a, "NCHW", &src.t) == CV_SUCCESS);
+    REQUIRE(cvTensorWrap(&b, "NCHW", &dst.t) == CV_SUCCESS);
+    const auto &si = cv::capi::deref<cv::Tensor>(src.t, "src");
+    const auto &di = cv::capi::deref<cv::Tensor>(dst.t, "dst");
+    cv::detail::setCurrentFunction("cvResizeTorchvisionCropConvertReformat");
+    struct ModeRow {
+        int32_t interp, antialias, mode;
+    };
+    using namespace cvk::resize;
+    for (const ModeRow &m : std::vector<ModeRow>{{CV_INTERP_LINEAR, 1, kTvLinearAA}, {CV_INTERP_LINEAR, 0, kTvLinear},
+                                                 {CV_INTERP_CUBIC, 1, kTvCubicAA}, {CV_INTERP_CUBIC, 0, kTvCubic},
+                                                 {CV_INTERP_NEAREST, 1, kTvNearest}, {CV_INTERP_NEAREST_FLOOR, 0, kTvNearestFloor}}) {
+        INFO("interp " << m.interp << " antialias " << m.antialias);
+        cvResizeCropConvertParams p = CV_RESIZE_CROP_CONVERT_PARAMS_INIT;
+        p.interp = m.interp;
+        fused224(p);
+        cvk::FusedParams q{};
+        REQUIRE(cv::planResizeTorchvisionCropConvertReformat(si, di, p, m.antialias, q));
+        CHECK(q.torchMode == m.mode);
+        CHECK(q.interp == -1);
+        CHECK(q.src.stride[cvk::kC] == 300 * 400); // planar source: C's stride is the plane
+        CHECK(q.src.stride[cvk::kW] == 1);
+    }
+    // cvResizeCropConvertReformat keeps OpenCV's sampler.
+    cvArrayInterface h = makeCai("|u1", {2, 300, 400, 3});
+    TensorRef hs;
+    REQUIRE(cvTensorWrap(&h, "NHWC", &hs.t) == CV_SUCCESS);
+    cvResizeCropConvertParams p = CV_RESIZE_CROP_CONVERT_PARAMS_INIT;
+    fused224(p);
+    cvk::FusedParams q{};
+    cv::detail::setCurrentFunction("cvResizeCropConvertReformat");
+    REQUIRE(cv::planResizeCropConvertReformat(cv::capi::deref<cv::Tensor>(hs.t, "src"), di, p, q));
+    CHECK(q.torchMode == -1);
+    CHECK(q.interp == kLinear);
 }

@@ -19,6 +19,8 @@ SIZES = (
     ((1, 1), (7, 5)),
     ((64, 48), (8, 6)),
     ((37, 53), (111, 29)),
+    ((1080, 1920), (256, 455)),  # the benchmark's resize (separable path: 11 and 19 taps)
+    ((1200, 1600), (30, 40)),    # 40x down: windows past the separable path's 48 taps, per pixel
 )
 MODES = ("BILINEAR", "BICUBIC", "NEAREST", "NEAREST_EXACT")
 OURS = {"BILINEAR": cvcuda.Interp.LINEAR, "BICUBIC": cvcuda.Interp.CUBIC, "NEAREST": cvcuda.Interp.NEAREST_FLOOR,

@@ -41,6 +41,7 @@ from ._ops_resize import (
     resize_crop_convert_reformat_into,
     resize_into,
     tvresize,
+    tvresize_crop_convert_reformat_into,
     tvresize_into,
 )
 from ._stream import Stream, as_stream
@@ -102,5 +103,6 @@ __all__ = [
     "stats",
     "sync_and_collect",
     "tvresize",
+    "tvresize_crop_convert_reformat_into",
     "tvresize_into",
 ]

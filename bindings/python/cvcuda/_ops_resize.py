@@ -16,6 +16,7 @@ __all__ = [
     "resize_crop_convert_reformat_into",
     "resize_into",
     "tvresize",
+    "tvresize_crop_convert_reformat_into",
     "tvresize_into",
 ]
 
@@ -161,6 +162,7 @@ def _channel_values(function: str, name: str, values: Optional[Sequence[float]])
 
 
 def _fused_params(function, resize_dim, interp, crop_xy, manip, scale, offset, srcCast, mean, std):
+    """The C parameters of the fused passes (include/cvcuda/resize.h); interp is converted as by resize's."""
     w, h = _pair(function, "resize_dim", resize_dim)
     p = ffi.new("cvResizeCropConvertParams *")
     p.structSize = ffi.sizeof("cvResizeCropConvertParams")
@@ -258,3 +260,35 @@ def resize_crop_convert_reformat(
         dst, src, resize_dim, interp, (x, y), manip=manip, scale=scale, offset=offset, srcCast=srcCast,
         mean=mean, std=std, stream=stream,
     )
+
+
+def tvresize_crop_convert_reformat_into(
+    dst: Tensor,
+    src: Tensor,
+    resize_dim: Tuple[int, int],
+    interp: Interp,
+    cropPos: Tuple[int, int],
+    antialias: Optional[bool] = True,
+    *,
+    manip: ChannelManip = ChannelManip.NO_OP,
+    scale: float = 1.0,
+    offset: float = 0.0,
+    srcCast: bool = True,
+    mean: Optional[Sequence[float]] = None,
+    std: Optional[Sequence[float]] = None,
+    stream: Optional[Any] = None,
+) -> Tensor:
+    """:func:`resize_crop_convert_reformat_into` with :func:`tvresize_into`'s resize (torchvision's; ``interp``
+    LINEAR, CUBIC, NEAREST or NEAREST_FLOOR, ``antialias`` as there; None means False), for ``src`` uint8 NHWC,
+    NCHW, HWC or CHW: torchvision's Resize -> crop -> ToDtype(scale=True) -> Normalize in one kernel (``scale`` =
+    1 / 255, ``offset`` 0, ``srcCast`` True give torchvision's values: its rounded uint8, its product, its subtraction
+    and division). Not in the reference library (cvResizeTorchvisionCropConvertReformat). Returns ``dst`` without
+    waiting for the GPU; errors as :func:`resize_crop_convert_reformat_into`."""
+    function = "cvcuda.tvresize_crop_convert_reformat_into"
+    dst_cv = tensor_arg(function, "dst", dst)
+    src_cv = tensor_arg(function, "src", src)
+    if antialias is not None and not isinstance(antialias, bool):
+        raise TypeError(f"{function}: antialias must be a bool or None, got {type(antialias).__name__}")
+    p = _fused_params(function, resize_dim, interp, _pair(function, "cropPos", cropPos), manip, scale, offset, srcCast, mean, std)
+    check(lib.cvResizeTorchvisionCropConvertReformat(stream_argument(stream), src_cv, dst_cv, p, 1 if antialias else 0))
+    return dst

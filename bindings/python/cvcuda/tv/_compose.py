@@ -5,6 +5,7 @@ import sys
 from typing import Any, Callable, List, Sequence
 
 from . import _color, _geometry, _misc
+from ._fused import fused_preprocess
 
 __all__ = ["Compose"]
 
@@ -53,7 +54,11 @@ class Compose:
     torchvision v2 transforms of the kinds cvcuda.tv implements (Resize, CenterCrop, Pad, Normalize, ToDtype,
     Grayscale, RandomHorizontalFlip, RandomVerticalFlip, nested Compose) run as their cvcuda.tv functions with the
     transform's parameters (the random flips draw ``torch.rand(1)`` as torchvision does); any other callable,
-    torchvision's other transforms included, is called as it is. Everything runs on torch's current stream without a
+    torchvision's other transforms included, is called as it is. Resize, CenterCrop, ToDtype(torch.float32,
+    scale=True) and Normalize in a row run as one kernel (cvcuda.tvresize_crop_convert_reformat_into: only the crop is
+    interpolated, nothing in between is stored) on CUDA uint8 images of 1 to 4 channels whose crop lies inside the
+    resized image, with torchvision's values (its rounding of the resized uint8, then its float32 product, subtraction
+    and division); other images run the four functions in turn. Everything runs on torch's current stream without a
     host sync (as long as the callables given do not sync), so a pipeline can be captured with ``torch.cuda.graph``
     and replayed. Differs from torchvision's: one image argument (no tuples or tv_tensors structures besides Image).
 
@@ -70,7 +75,14 @@ class Compose:
             if not callable(t):
                 raise TypeError(f"cvcuda.tv.Compose: transforms[{i}] is a {type(t).__name__}, not a callable")
         self.transforms: List[Callable] = list(transforms)
-        self._steps = [_translated(t) or t for t in self.transforms]
+        steps = [_translated(t) or t for t in self.transforms]
+        # Resize, CenterCrop, ToDtype(float32, scale=True), Normalize in a row become one fused step.
+        self._steps: List[Callable] = []
+        i = 0
+        while i < len(steps):
+            fused = fused_preprocess(self.transforms, steps, i)
+            self._steps.append(fused or steps[i])
+            i += 4 if fused else 1
 
     def __call__(self, inpt: Any) -> Any:
         for step in self._steps:

@@ -155,6 +155,12 @@ def crop(inpt: Any, top: int, left: int, height: int, width: int) -> Any:
     return img.finish(_crop(img, top, left, height, width))
 
 
+def center_box(h: int, w: int, crop_h: int, crop_w: int):
+    """torchvision's center_crop corner (top, left) of a crop_h x crop_w box in an h x w image: Python's round, half
+    to even."""
+    return int(round((h - crop_h) / 2.0)), int(round((w - crop_w) / 2.0))
+
+
 def center_crop(inpt: Any, output_size: List[int]) -> Any:
     """torchvision's ``center_crop``: the ``output_size`` (an int, or (h,) or (h, w)) box whose corner is
     ``round((H - h) / 2)``, ``round((W - w) / 2)`` (Python's round, half to even, as torchvision; cvcuda.center_crop
@@ -178,7 +184,7 @@ def center_crop(inpt: Any, output_size: List[int]) -> Any:
         pad_top = (crop_h - h) // 2 if crop_h > h else 0
         h += pad_top + ((crop_h - h + 1) // 2 if crop_h > h else 0)
         w += pad_left + ((crop_w - w + 1) // 2 if crop_w > w else 0)
-    top, left = int(round((h - crop_h) / 2.0)), int(round((w - crop_w) / 2.0))
+    top, left = center_box(h, w, crop_h, crop_w)
     return img.finish(_crop(img, top - pad_top, left - pad_left, crop_h, crop_w))
 
 

@@ -1,0 +1,232 @@
+// cvResizeTorchvision's antialiased modes on the separable tiled path (resize_tv_tile.cuh), and the fused
+// torchvision preprocessing pass (resize -> crop -> to_dtype -> normalize) on the same tiles or, where the tiles do not
+// apply, per output pixel with sampleTorch. When the path applies (planTvResizeTile / planTvFusedTile), its kernels,
+// one per (element type or output type, filter, compiled window size), dispatched through tables without holes.
+#include "resize.hpp"
+#include "resize_launch.cuh"
+#include "resize_tv_tile.cuh"
+
+#include <cuda_fp16.h>
+
+#include <algorithm>
+#include <array>
+#include <tuple>
+#include <utility>
+
+namespace cvk {
+namespace {
+
+using namespace resize;
+
+// Where a plain resize's value goes: dst[n, y, x, c] rounded to T as sampleTorch's emit.
+template <class T> struct PlainOut {
+    View4 dst;
+    __device__ __forceinline__ void operator()(int64_t n, int32_t c, int32_t x, int32_t y, float v) const {
+        *reinterpret_cast<T *>(dst.data + n * dst.stride[kN] + y * dst.stride[kH] + x * dst.stride[kW] + c * dst.stride[kC]) =
+            saturateFloat<T>(v);
+    }
+};
+
+// Where the fused pass's value goes: torchvision rounds the resized uint8 (srcCast), then to_dtype and normalize.
+template <bool Half> struct FusedOut {
+    FusedParams p;
+    __device__ __forceinline__ void operator()(int64_t n, int32_t c, int32_t x, int32_t y, float v) const {
+        const int32_t C = static_cast<int32_t>(p.dst.shape[kC]);
+        const int32_t o = p.reverseChannels ? C - 1 - c : c;
+        const float value = p.srcCast ? static_cast<float>(saturateFloat<uint8_t>(v)) : v;
+        storeOut<Half>(p.dst.data + n * p.dst.stride[kN] + y * p.dst.stride[kH] + x * p.dst.stride[kW] + o * p.dst.stride[kC],
+                       fusedValue(p, o, value));
+    }
+};
+
+// One block per (tile column, tile row, image), grid-stride over tile rows and images; every channel of the image
+// in turn, so the column weights (registers) and row weights (shared memory) serve all of them.
+template <class T, int K, class Out>
+__global__ void __launch_bounds__(kTvThreads, kTvMinBlocks<K>) tvTiledKernel(TvJob j, View4 src, Out out, TvTileShape s, bool words) {
+    extern __shared__ float4 tvSmem[];
+    const TvBuffers b = tvCarve(tvSmem, s.maxRows, s.tileH);
+    const int tid = static_cast<int>(threadIdx.x);
+    const int32_t tilesY = (j.outH + s.tileH - 1) / s.tileH;
+    const int32_t C = static_cast<int32_t>(src.shape[kC]);
+    for (int32_t ty = blockIdx.y; ty < tilesY; ty += gridDim.y) {
+        const TvTile t = tvTileOf(j, s.tileH, static_cast<int32_t>(blockIdx.x), ty);
+        const TvColumn<K> col = tvColumnOf<K>(j, t, tid % kTvTileW);
+        __syncthreads(); // the previous tile's vertical pass has read the row weights
+        tvTileRowsSetup<K>(j, t, b, tid, kTvThreads);
+        for (int64_t n = blockIdx.z; n < src.shape[kN]; n += gridDim.z)
+            for (int32_t c = 0; c < C; ++c) {
+                __syncthreads(); // row weights written; the previous plane's vertical pass has read the buffer
+                const Plane p{src.data + n * src.stride[kN] + c * src.stride[kC], src.stride[kH], src.stride[kW], 0};
+                tvTileHorizontal<T, K>(j, t, col, p, words, b, tid, kTvThreads);
+                __syncthreads();
+                tvTileVertical<K>(t, b, tid, kTvThreads, [&](int32_t x, int32_t y, float v) { out(n, c, x, y, v); });
+            }
+    }
+}
+
+// The fused pass per output pixel (the modes and sizes the tiles do not take): sampleTorch's value of every channel.
+template <int M, bool Half> __global__ void __launch_bounds__(kBlockX *kBlockY) tvFusedPixelKernel(FusedParams p, Mapping m) {
+    const FusedOut<Half> out{p};
+    forEachPixel(p.dst.shape[kW], p.dst.shape[kH], p.dst.shape[kN], [&](int64_t n, int32_t dx, int32_t dy) {
+        sampleTorch<uint8_t, M>(m.x, m.y, planeOf(p.src, n), dx + p.cropX, dy + p.cropY, static_cast<int32_t>(p.src.shape[kC]),
+                                [&](int32_t c, uint8_t, float real) { out(n, c, dx, dy, real); });
+    });
+}
+
+template <class Out> using TiledKernel = void (*)(TvJob, View4, Out, TvTileShape, bool);
+template <class Out> using TapsRow = std::array<TiledKernel<Out>, kTvTapVariants>;
+
+template <class T, int K, class Out> constexpr TiledKernel<Out> tiledKernel() { return &tvTiledKernel<T, K, Out>; }
+template <class T, class Out, size_t... V> constexpr TapsRow<Out> tapsRow(std::index_sequence<V...>) {
+    return {tiledKernel<T, kTvTaps[V], Out>()...};
+}
+template <class T, class Out> constexpr TapsRow<Out> tapsRowOf() {
+    return tapsRow<T, Out>(std::make_index_sequence<kTvTapVariants>{});
+}
+
+// kPlain[type][taps], kFused[half][taps] (the filter is the job's: one kernel serves bilinear and bicubic).
+template <class T> using PlainRow = TapsRow<PlainOut<T>>;
+const std::tuple<PlainRow<uint8_t>, PlainRow<uint16_t>, PlainRow<int16_t>, PlainRow<__half>, PlainRow<float>> kPlain = {
+    tapsRowOf<uint8_t, PlainOut<uint8_t>>(), tapsRowOf<uint16_t, PlainOut<uint16_t>>(), tapsRowOf<int16_t, PlainOut<int16_t>>(),
+    tapsRowOf<__half, PlainOut<__half>>(), tapsRowOf<float, PlainOut<float>>()};
+const TapsRow<FusedOut<false>> kFusedFloat = tapsRowOf<uint8_t, FusedOut<false>>();
+const TapsRow<FusedOut<true>> kFusedHalf = tapsRowOf<uint8_t, FusedOut<true>>();
+
+using PixelKernel = void (*)(FusedParams, Mapping);
+template <int M, bool Half> constexpr PixelKernel pixelKernel() { return &tvFusedPixelKernel<M, Half>; }
+template <bool Half, size_t... M> constexpr std::array<PixelKernel, kTvModeCount> pixelRow(std::index_sequence<M...>) {
+    return {pixelKernel<int(M), Half>()...};
+}
+// kPixel[half][torch mode]: every entry filled.
+const std::array<std::array<PixelKernel, kTvModeCount>, 2> kPixel = {pixelRow<false>(std::make_index_sequence<kTvModeCount>{}),
+                                                                     pixelRow<true>(std::make_index_sequence<kTvModeCount>{})};
+
+bool isAntialiased(int32_t torchMode) { return torchMode == kTvLinearAA || torchMode == kTvCubicAA; }
+
+TvJob jobOf(const View4 &src, int64_t resizeH, int64_t resizeW, int32_t x0, int32_t y0, int64_t outH, int64_t outW, int32_t mode) {
+    TvJob j;
+    j.srcW = static_cast<int32_t>(src.shape[kW]);
+    j.srcH = static_cast<int32_t>(src.shape[kH]);
+    j.sx = tvScale(j.srcW, static_cast<int32_t>(resizeW));
+    j.sy = tvScale(j.srcH, static_cast<int32_t>(resizeH));
+    j.x0 = x0;
+    j.y0 = y0;
+    j.outW = static_cast<int32_t>(outW);
+    j.outH = static_cast<int32_t>(outH);
+    j.cubic = mode == kTvCubicAA;
+    return j;
+}
+
+// The compiled window size for the job (the largest window of the indices it computes), the tile height that fits
+// (32 rows, halved until the buffer fits), and that tile's most source rows.
+bool planJob(const TvJob &j, TvTileShape &s) {
+    int32_t most = 0;
+    for (int32_t i = 0; i < j.outW; ++i) most = std::max(most, tvJobWindowX(j, i).size);
+    for (int32_t i = 0; i < j.outH; ++i) most = std::max(most, tvJobWindowY(j, i).size);
+    s.taps = -1;
+    for (int v = kTvTapVariants - 1; v >= 0; --v)
+        if (most <= kTvTaps[v]) s.taps = v;
+    if (s.taps < 0) return false;
+    for (s.tileH = 32; s.tileH >= 1; s.tileH /= 2) {
+        s.maxRows = 0;
+        for (int32_t y0 = 0; y0 < j.outH; y0 += s.tileH) {
+            int32_t lo, count;
+            tvTileRows(j, y0, std::min(s.tileH, j.outH - y0), lo, count);
+            s.maxRows = std::max(s.maxRows, count);
+        }
+        s.smemBytes = tvSmemBytes(s.maxRows, s.tileH, kTvTaps[s.taps]);
+        if (s.smemBytes <= kTileSmemLimit) return true;
+    }
+    return false;
+}
+
+bool aligned4(int64_t v) { return (v & 3) == 0; }
+
+// uint8 planes whose pixels are one byte apart and whose rows start on 4 bytes: the word loads of tvRowSum.
+bool wordRows(const View4 &src, int32_t type) {
+    return type == kResizeU8 && src.stride[kW] == 1 && aligned4(reinterpret_cast<intptr_t>(src.data)) && aligned4(src.stride[kH]) &&
+           (src.shape[kN] == 1 || aligned4(src.stride[kN])) && (src.shape[kC] == 1 || aligned4(src.stride[kC]));
+}
+
+dim3 tvGrid(const TvJob &j, const TvTileShape &s, int64_t n) {
+    return dim3(static_cast<unsigned>((j.outW + kTvTileW - 1) / kTvTileW),
+                static_cast<unsigned>(std::min<int64_t>((j.outH + s.tileH - 1) / s.tileH, 65535)),
+                static_cast<unsigned>(std::min<int64_t>(n, 65535)));
+}
+
+// Type row I of kPlain (the ResizeType order), element type T.
+template <size_t I, class T> cudaError_t launchPlain(const ResizeParams &p, const TvJob &j, const TvTileShape &s, cudaStream_t stream) {
+    const auto k = std::get<I>(kPlain)[s.taps];
+    k<<<tvGrid(j, s, p.dst.shape[kN]), kTvThreads, s.smemBytes, stream>>>(j, p.src, PlainOut<T>{p.dst}, s, wordRows(p.src, p.type));
+    return cudaGetLastError();
+}
+
+template <class Row> cudaError_t preloadRow(const Row &row) {
+    for (auto k : row) {
+        cudaFuncAttributes attributes;
+        const cudaError_t err = cudaFuncGetAttributes(&attributes, k);
+        if (err != cudaSuccess) return err;
+    }
+    return cudaSuccess;
+}
+
+} // namespace
+
+bool planTvResizeTile(const ResizeParams &p, TvTileShape &s) {
+    if (!isAntialiased(p.torchMode) || p.type < 0 || p.type >= kResizeTypeCount) return false;
+    return planJob(jobOf(p.src, p.dst.shape[kH], p.dst.shape[kW], 0, 0, p.dst.shape[kH], p.dst.shape[kW], p.torchMode), s);
+}
+
+bool planTvFusedTile(const FusedParams &q, TvTileShape &s) {
+    if (!isAntialiased(q.torchMode)) return false;
+    return planJob(jobOf(q.src, q.resizeH, q.resizeW, q.cropX, q.cropY, q.dst.shape[kH], q.dst.shape[kW], q.torchMode), s);
+}
+
+cudaError_t launchTvResizeTiled(const ResizeParams &p, const TvTileShape &s, cudaStream_t stream) {
+    const TvJob j = jobOf(p.src, p.dst.shape[kH], p.dst.shape[kW], 0, 0, p.dst.shape[kH], p.dst.shape[kW], p.torchMode);
+    switch (p.type) {
+    case kResizeU8: return launchPlain<0, uint8_t>(p, j, s, stream);
+    case kResizeU16: return launchPlain<1, uint16_t>(p, j, s, stream);
+    case kResizeS16: return launchPlain<2, int16_t>(p, j, s, stream);
+    case kResizeF16: return launchPlain<3, __half>(p, j, s, stream);
+    case kResizeF32: return launchPlain<4, float>(p, j, s, stream);
+    default: return cudaErrorInvalidValue;
+    }
+}
+
+cudaError_t launchTvFused(const FusedParams &q, cudaStream_t stream) {
+    if (q.torchMode < 0 || q.torchMode >= kTvModeCount || q.src.shape[kC] < 1 || q.src.shape[kC] > kFusedMaxChannels)
+        return cudaErrorInvalidValue;
+    if (q.dst.shape[kN] == 0 || q.dst.shape[kH] == 0 || q.dst.shape[kW] == 0) return cudaSuccess;
+    TvTileShape s;
+    if (planTvFusedTile(q, s)) {
+        const TvJob j = jobOf(q.src, q.resizeH, q.resizeW, q.cropX, q.cropY, q.dst.shape[kH], q.dst.shape[kW], q.torchMode);
+        const bool words = wordRows(q.src, kResizeU8);
+        const dim3 grid = tvGrid(j, s, q.dst.shape[kN]);
+        if (q.halfOut)
+            kFusedHalf[s.taps]<<<grid, kTvThreads, s.smemBytes, stream>>>(j, q.src, FusedOut<true>{q}, s, words);
+        else
+            kFusedFloat[s.taps]<<<grid, kTvThreads, s.smemBytes, stream>>>(j, q.src, FusedOut<false>{q}, s, words);
+        return cudaGetLastError();
+    }
+    Mapping m{};
+    m.x = makeAxis(static_cast<int32_t>(q.src.shape[kW]), q.resizeW);
+    m.y = makeAxis(static_cast<int32_t>(q.src.shape[kH]), q.resizeH);
+    kPixel[q.halfOut][q.torchMode]<<<gridFor(q.dst.shape[kW], q.dst.shape[kH], q.dst.shape[kN]), dim3(kBlockX, kBlockY), 0, stream>>>(q, m);
+    return cudaGetLastError();
+}
+
+cudaError_t preloadTvResizeKernels() {
+    cudaError_t err = preloadRow(std::get<0>(kPlain));
+    if (err == cudaSuccess) err = preloadRow(std::get<1>(kPlain));
+    if (err == cudaSuccess) err = preloadRow(std::get<2>(kPlain));
+    if (err == cudaSuccess) err = preloadRow(std::get<3>(kPlain));
+    if (err == cudaSuccess) err = preloadRow(std::get<4>(kPlain));
+    if (err == cudaSuccess) err = preloadRow(kFusedFloat);
+    if (err == cudaSuccess) err = preloadRow(kFusedHalf);
+    for (const auto &row : kPixel)
+        if (err == cudaSuccess) err = preloadRow(row);
+    return err;
+}
+
+} // namespace cvk

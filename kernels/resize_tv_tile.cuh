@@ -1,0 +1,223 @@
+// cvResizeTorchvision's antialiased modes (and the fused torchvision preprocessing pass) as a separable tiled pass:
+// a block owns a tile of 32 output columns x tileH output rows of one image and, channel by channel, runs the
+// horizontal filter once per (source row, output column) into a shared-memory buffer, then the vertical filter of
+// every output pixel over that buffer. PyTorch's CUDA kernel (upsample_gen2d_aa_out_frame) computes the same two
+// sums per output pixel, the horizontal one again for every output row that shares a source row; here each is
+// computed once. The arithmetic is sampleTorch's (resize_filters.cuh) term for term: the same windows, the same
+// normalised float weights, the same float sums in the same order, so both give the same values. Each phase is a
+// __host__ __device__ function over a thread index, so the CPU tests run whole blocks against sampleTorch.
+//
+// Threads: lane = output column (its horizontal weights live in registers: K of them, the window bound rounded up
+// to a compiled size); the 8 warps of a block take source rows (horizontal) and output rows (vertical) in turn, so a
+// warp reads consecutive buffer words and broadcasts one vertical weight row.
+#pragma once
+
+#include "resize_filters.cuh"
+#include "resize_tile.cuh"
+
+#include <cstdint>
+
+namespace cvk::resize {
+
+#define CVK_TV_HD __host__ __device__ __forceinline__
+#ifdef __CUDA_ARCH__
+#define CVK_TV_UNROLL _Pragma("unroll")
+#else
+#define CVK_TV_UNROLL
+#endif
+
+constexpr int kTvTileW = 32;      // output columns per tile: one warp's lanes
+constexpr int kTvThreads = 256;
+constexpr int kTvWarps = kTvThreads / kTvTileW;
+// The compiled window sizes (taps per output index), in the order of the dispatch tables.
+constexpr int kTvTaps[] = {12, 24, 48};
+constexpr int kTvTapVariants = 3;
+
+// One antialiased resize as the tiles see it: the source extent, PyTorch's float scales, and the part of the resized
+// image the output holds (its corner x0, y0 in the resized image: a crop's; 0, 0 for a plain resize).
+struct TvJob {
+    int32_t srcW, srcH;
+    float sx, sy;
+    int32_t x0, y0;
+    int32_t outW, outH;
+    bool cubic;
+};
+
+CVK_TV_HD float tvHalfTaps(bool cubic) { return cubic ? 2.f : 1.f; }
+
+// PyTorch's interp_size: the most taps any window of the axis holds ((int)ceilf(support) * 2 + 1).
+CVK_TV_HD int32_t tvWindowBound(float scale, bool cubic) {
+    const float support = scale >= 1.f ? tvHalfTaps(cubic) * scale : tvHalfTaps(cubic);
+    const int32_t s = static_cast<int32_t>(support);
+    return (static_cast<float>(s) < support ? s + 1 : s) * 2 + 1;
+}
+
+CVK_TV_HD TvWindow tvJobWindowX(const TvJob &j, int32_t i) { return tvWindow(j.srcW, j.sx, j.x0 + i, tvHalfTaps(j.cubic)); }
+CVK_TV_HD TvWindow tvJobWindowY(const TvJob &j, int32_t i) { return tvWindow(j.srcH, j.sy, j.y0 + i, tvHalfTaps(j.cubic)); }
+
+// The source rows of the tile of output rows [oy0, oy0 + n): [lo, lo + count) (windows are monotone in the index).
+CVK_TV_HD void tvTileRows(const TvJob &j, int32_t oy0, int32_t n, int32_t &lo, int32_t &count) {
+    const TvWindow a = tvJobWindowY(j, oy0), b = tvJobWindowY(j, oy0 + n - 1);
+    lo = a.lo;
+    count = b.lo + b.size - a.lo;
+}
+
+// Shared memory of one block: the horizontal buffer [maxRows][32] floats, then per output row its window's first
+// source row (tile-relative), its size and K weights.
+struct TvBuffers {
+    float *h;
+    int32_t *ylo, *ysize;
+    float *wy; // [tileH][K]
+};
+
+CVK_TV_HD int32_t tvSmemBytes(int32_t maxRows, int32_t tileH, int32_t taps) {
+    return 4 * (maxRows * kTvTileW + tileH * (2 + taps));
+}
+
+CVK_TV_HD TvBuffers tvCarve(void *base, int32_t maxRows, int32_t tileH) {
+    TvBuffers b;
+    b.h = static_cast<float *>(base);
+    b.ylo = reinterpret_cast<int32_t *>(b.h + maxRows * kTvTileW);
+    b.ysize = b.ylo + tileH;
+    b.wy = reinterpret_cast<float *>(b.ysize + tileH);
+    return b;
+}
+
+// One tile: output pixels [ox0, ox0 + tw) x [oy0, oy0 + th) (output coordinates), its source rows.
+struct TvTile {
+    int32_t ox0, oy0, tw, th;
+    int32_t row0, rows;
+};
+
+CVK_TV_HD TvTile tvTileOf(const TvJob &j, int32_t tileH, int32_t tx, int32_t ty) {
+    TvTile t;
+    t.ox0 = tx * kTvTileW;
+    t.oy0 = ty * tileH;
+    t.tw = j.outW - t.ox0 < kTvTileW ? j.outW - t.ox0 : kTvTileW;
+    t.th = j.outH - t.oy0 < tileH ? j.outH - t.oy0 : tileH;
+    tvTileRows(j, t.oy0, t.th, t.row0, t.rows);
+    return t;
+}
+
+// The normalised weights of window w, zero past its size (sampleTorch's tvAAWeight, the same floats).
+template <int K> CVK_TV_HD void tvWeights(const TvWindow &w, bool cubic, float (&out)[K]) {
+    const float total = cubic ? tvAATotal<true>(w) : tvAATotal<false>(w);
+    CVK_TV_UNROLL
+    for (int k = 0; k < K; ++k)
+        out[k] = k < w.size ? (cubic ? tvAAWeight<true>(w, k, total) : tvAAWeight<false>(w, k, total)) : 0.f;
+}
+
+// Phase 1: the vertical windows and weights of the tile's output rows.
+template <int K> CVK_TV_HD void tvTileRowsSetup(const TvJob &j, const TvTile &t, const TvBuffers &b, int tid, int nthreads) {
+    for (int y = tid; y < t.th; y += nthreads) {
+        const TvWindow w = tvJobWindowY(j, t.oy0 + y);
+        b.ylo[y] = w.lo - t.row0;
+        b.ysize[y] = w.size;
+        float wy[K];
+        tvWeights<K>(w, j.cubic, wy);
+        for (int k = 0; k < K; ++k) b.wy[y * K + k] = wy[k];
+    }
+}
+
+// One lane's output column: its window and weights (in registers for the whole tile).
+template <int K> struct TvColumn {
+    int32_t lo, size;
+    float w[K];
+};
+
+template <int K> CVK_TV_HD TvColumn<K> tvColumnOf(const TvJob &j, const TvTile &t, int lane) {
+    TvColumn<K> col{};
+    if (lane >= t.tw) return col;
+    const TvWindow w = tvJobWindowX(j, t.ox0 + lane);
+    col.lo = w.lo;
+    col.size = w.size;
+    tvWeights<K>(w, j.cubic, col.w);
+    return col;
+}
+
+template <class T> CVK_TV_HD float tvValue(T v) { return toFloat(v); }
+template <> CVK_TV_HD float tvValue<uint8_t>(uint8_t v) { return byteToFloat(v, 0); }
+
+// The horizontal sum of one source row for one column: sum over k < size of w[k] * row[lo + k], in k order.
+// `words`: the row is uint8, its pixels one byte apart and 4-byte aligned: K + 3 bytes from lo rounded down to 4 come
+// in (K + 4) / 4 word loads (byte loads near the row's end, never past it).
+template <class T, int K>
+CVK_TV_HD float tvRowSum(const TvColumn<K> &col, const Plane &p, int32_t row, int32_t srcW, bool words) {
+    float h = 0.f;
+    if constexpr (sizeof(T) == 1) {
+        if (words) {
+            constexpr int NW = K / 4 + 1;
+            const uint8_t *line = reinterpret_cast<const uint8_t *>(p.base + int64_t(row) * p.rowStride);
+            const int32_t base = col.lo & ~3;
+            uint32_t w[NW];
+            if (base + 4 * NW <= srcW) {
+                CVK_TV_UNROLL
+                for (int i = 0; i < NW; ++i) w[i] = reinterpret_cast<const uint32_t *>(line + base)[i];
+            } else {
+                CVK_TV_UNROLL
+                for (int i = 0; i < NW; ++i) {
+                    uint32_t v = 0;
+                    for (int k = 0; k < 4; ++k)
+                        if (base + 4 * i + k < srcW) v |= uint32_t(line[base + 4 * i + k]) << (8 * k);
+                    w[i] = v;
+                }
+            }
+            const uint32_t shift = 8u * static_cast<uint32_t>(col.lo & 3);
+            CVK_TV_UNROLL
+            for (int i = 0; i < NW - 1; ++i) {
+                const uint32_t a = funnelRight(w[i], w[i + 1], shift);
+                CVK_TV_UNROLL
+                for (int k = 0; k < 4; ++k)
+                    if (4 * i + k < col.size) h += col.w[4 * i + k] * byteToFloat(a, k);
+            }
+            return h;
+        }
+    }
+    CVK_TV_UNROLL
+    for (int k = 0; k < K; ++k)
+        if (k < col.size) h += col.w[k] * tvValue(fetch<T>(p, row, col.lo + k, 0));
+    return h;
+}
+
+// Rows each thread sums before it stores them, so that their loads are in flight together (only for the smallest
+// window: the larger ones' weights already take the registers), and the blocks per SM the kernel's registers allow.
+template <int K> constexpr int kTvRowBatch = K <= 12 ? 2 : 1;
+template <int K> constexpr int kTvMinBlocks = K <= 12 ? 3 : (K <= 24 ? 2 : 1);
+
+// Phase 2 (one channel plane): the horizontal sums of every source row of the tile for the thread's column.
+template <class T, int K>
+CVK_TV_HD void tvTileHorizontal(const TvJob &j, const TvTile &t, const TvColumn<K> &col, const Plane &p, bool words,
+                                const TvBuffers &b, int tid, int nthreads) {
+    constexpr int U = kTvRowBatch<K>;
+    const int lane = tid % kTvTileW, step = nthreads / kTvTileW;
+    if (lane >= t.tw) return;
+    int32_t r = tid / kTvTileW;
+    for (; r + (U - 1) * step < t.rows; r += U * step) {
+        float h[U];
+        CVK_TV_UNROLL
+        for (int u = 0; u < U; ++u) h[u] = tvRowSum<T, K>(col, p, t.row0 + r + u * step, j.srcW, words);
+        CVK_TV_UNROLL
+        for (int u = 0; u < U; ++u) b.h[(r + u * step) * kTvTileW + lane] = h[u];
+    }
+    for (; r < t.rows; r += step) b.h[r * kTvTileW + lane] = tvRowSum<T, K>(col, p, t.row0 + r, j.srcW, words);
+}
+
+// Phase 3 (one channel plane): the vertical sum of every output pixel of the tile, handed to emit(x, y, value) in
+// output coordinates.
+template <int K, class Emit>
+CVK_TV_HD void tvTileVertical(const TvTile &t, const TvBuffers &b, int tid, int nthreads, Emit &&emit) {
+    for (int32_t i = tid; i < t.th * kTvTileW; i += nthreads) {
+        const int32_t y = i / kTvTileW, x = i % kTvTileW;
+        if (x >= t.tw) continue;
+        const float *col = b.h + b.ylo[y] * kTvTileW + x;
+        const float *w = b.wy + y * K;
+        float acc = 0.f;
+        for (int32_t k = 0; k < b.ysize[y]; ++k) acc += w[k] * col[k * kTvTileW];
+        emit(t.ox0 + x, t.oy0 + y, acc);
+    }
+}
+
+#undef CVK_TV_HD
+#undef CVK_TV_UNROLL
+
+} // namespace cvk::resize

@@ -1,0 +1,248 @@
+// The separable path of cvResizeTorchvision's antialiased modes on the CPU, no GPU: which shapes take it
+// (cvk::planTvResizeTile / planTvFusedTile, the benchmark's rows among them), PyTorch's window bound, and whole tiles
+// run phase by phase for every thread of a block (the same __host__ __device__ functions the kernel runs), compared
+// with the per-pixel sampler sampleTorch value for value (float equality) on random images, plain and cropped.
+#include <catch2/catch_test_macros.hpp>
+
+#include "../../kernels/resize_tv_tile.cuh"
+
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <vector>
+
+using namespace cvk::resize;
+
+namespace {
+
+char *const kAligned = reinterpret_cast<char *>(uintptr_t(1) << 20); // never dereferenced
+
+// A planar [n, h, w, c] view of elements of `elem` bytes (NCHW), rowPad elements after each row.
+cvk::View4 nchw(char *data, int64_t n, int64_t h, int64_t w, int64_t c, int64_t elem, int64_t rowPad = 0) {
+    const int64_t row = (w + rowPad) * elem;
+    return cvk::View4{data, {n, h, w, c}, {c * h * row, row, elem, h * row}};
+}
+cvk::View4 nhwc(char *data, int64_t n, int64_t h, int64_t w, int64_t c, int64_t elem) {
+    return cvk::View4{data, {n, h, w, c}, {h * w * c * elem, w * c * elem, c * elem, elem}};
+}
+
+cvk::ResizeParams params(cvk::View4 src, cvk::View4 dst, int32_t mode, int32_t type) {
+    cvk::ResizeParams p{};
+    p.src = src;
+    p.dst = dst;
+    p.type = type;
+    p.interp = -1;
+    p.torchMode = mode;
+    return p;
+}
+
+struct PlanRow {
+    const char *what;
+    cvk::ResizeParams p;
+    bool tiled;
+    int32_t taps, tileH; // checked when tiled
+};
+
+} // namespace
+
+TEST_CASE("planTvResizeTile: the benchmark's rows and what stays per pixel", "[resize][dispatch]") {
+    const auto src = nchw(kAligned, 64, 1080, 1920, 3, 1);
+    const auto to256 = nchw(kAligned, 64, 256, 455, 3, 1);
+    const std::vector<PlanRow> rows = {
+        {"bench: bilinear antialias 1080x1920 -> 256x455", params(src, to256, kTvLinearAA, cvk::kResizeU8), true, 0, 32},
+        {"bicubic antialias 1080x1920 -> 256x455 (19 taps)", params(src, to256, kTvCubicAA, cvk::kResizeU8), true, 1, 32},
+        {"bilinear without antialias", params(src, to256, kTvLinear, cvk::kResizeU8), false, 0, 0},
+        {"nearest", params(src, to256, kTvNearest, cvk::kResizeU8), false, 0, 0},
+        {"float32 channels_last, antialias", params(nhwc(kAligned, 2, 1080, 1920, 3, 4), nhwc(kAligned, 2, 256, 455, 3, 4), kTvLinearAA, cvk::kResizeF32), true, 0, 32},
+        {"enlarging with antialias (3 taps)", params(nchw(kAligned, 1, 10, 20, 1, 1), nchw(kAligned, 1, 31, 47, 1, 1), kTvLinearAA, cvk::kResizeU8), true, 0, 32},
+        {"bilinear by 20 (41 taps)", params(nchw(kAligned, 1, 2000, 2000, 1, 1), nchw(kAligned, 1, 100, 100, 1, 1), kTvLinearAA, cvk::kResizeU8), true, 2, 16},
+        {"bilinear 1080x1920 -> 1x1 (too many taps)", params(src, nchw(kAligned, 64, 1, 1, 3, 1), kTvLinearAA, cvk::kResizeU8), false, 0, 0},
+    };
+    for (const PlanRow &r : rows) {
+        INFO(r.what);
+        cvk::TvTileShape s{};
+        const bool tiled = cvk::planTvResizeTile(r.p, s);
+        REQUIRE(tiled == r.tiled);
+        if (!tiled) continue;
+        CHECK(s.taps == r.taps);
+        CHECK(s.tileH == r.tileH);
+        CHECK(s.smemBytes <= kTileSmemLimit);
+        CHECK(s.smemBytes == tvSmemBytes(s.maxRows, s.tileH, kTvTaps[s.taps]));
+    }
+}
+
+TEST_CASE("planTvFusedTile: the ImageNet chain's crop of the resized image", "[resize][dispatch]") {
+    cvk::FusedParams q{};
+    q.src = nchw(kAligned, 64, 1080, 1920, 3, 1);
+    q.dst = nchw(kAligned, 64, 224, 224, 3, 4);
+    q.resizeH = 256;
+    q.resizeW = 455;
+    q.cropX = 116; // torchvision's center_crop: round(231 / 2) = 116, half to even
+    q.cropY = 16;
+    q.interp = -1;
+    q.torchMode = kTvLinearAA;
+    cvk::TvTileShape s{};
+    REQUIRE(cvk::planTvFusedTile(q, s));
+    CHECK(s.taps == 0);
+    CHECK(s.tileH == 32);
+    CHECK(s.maxRows <= 32 * 5 + 11); // about 4.2 source rows per output row plus one window
+    q.torchMode = kTvLinear;
+    CHECK_FALSE(cvk::planTvFusedTile(q, s)); // without antialias: per pixel
+}
+
+TEST_CASE("torchvision antialias windows: never more taps than PyTorch's interp_size", "[resize][cpu]") {
+    struct Axis2 {
+        int32_t src, dst;
+    };
+    const std::vector<Axis2> axes = {{1080, 256}, {1920, 455}, {1080, 224}, {7, 3}, {100, 99}, {5, 17}, {2000, 100}, {1, 1}, {3, 1}};
+    for (const Axis2 &a : axes)
+        for (bool cubic : {false, true}) {
+            INFO(a.src << " -> " << a.dst << (cubic ? " bicubic" : " bilinear"));
+            const float scale = tvScale(a.src, a.dst);
+            const int32_t bound = tvWindowBound(scale, cubic);
+            int32_t most = 0;
+            for (int32_t i = 0; i < a.dst; ++i) {
+                const TvWindow w = tvWindow(a.src, scale, i, cubic ? 2.f : 1.f);
+                CHECK(w.lo >= 0);
+                CHECK(w.lo + w.size <= a.src);
+                most = w.size > most ? w.size : most;
+            }
+            CHECK(most <= bound);
+        }
+    CHECK(tvWindowBound(tvScale(1080, 256), false) == 11);
+    CHECK(tvWindowBound(tvScale(1080, 256), true) == 19);
+    CHECK(tvWindowBound(0.5f, false) == 3);
+    CHECK(tvWindowBound(0.5f, true) == 5);
+}
+
+namespace {
+
+struct BlockRow {
+    const char *what;
+    int32_t h, w, c;          // source
+    int32_t rh, rw;           // resized image
+    int32_t x0, y0, oh, ow;   // the part computed (a crop, or the whole resized image)
+    bool cubic, planar;
+    int64_t rowPad;           // elements after each source row
+};
+
+// The value sampleTorch gives resized pixel (x, y), channel c (float, before the conversion to T).
+template <class T>
+float samplerValue(const TvJob &j, int32_t rh, int32_t rw, const Plane &p, int32_t x, int32_t y, int32_t C, int32_t c) {
+    const Axis ax = makeAxis(j.srcW, rw), ay = makeAxis(j.srcH, rh);
+    float out = 0.f;
+    auto emit = [&](int32_t k, T, float real) {
+        if (k == c) out = real;
+    };
+    if (j.cubic)
+        sampleTorch<T, kTvCubicAA>(ax, ay, p, x, y, C, emit);
+    else
+        sampleTorch<T, kTvLinearAA>(ax, ay, p, x, y, C, emit);
+    return out;
+}
+
+// Runs every tile of image n the way tvTiledKernel does (phases in order, each for every thread) and compares each
+// output value with the sampler's.
+template <class T, int K>
+int64_t runAndCompare(const TvJob &j, const cvk::TvTileShape &s, const cvk::View4 &src, int32_t rh, int32_t rw, bool words, int64_t n,
+                      int64_t &compared) {
+    std::vector<float4> smem(s.smemBytes / 16 + 1);
+    const TvBuffers b = tvCarve(smem.data(), s.maxRows, s.tileH);
+    const int32_t tilesX = (j.outW + kTvTileW - 1) / kTvTileW, tilesY = (j.outH + s.tileH - 1) / s.tileH;
+    const int32_t C = static_cast<int32_t>(src.shape[cvk::kC]);
+    int64_t mismatches = 0;
+    std::vector<TvColumn<K>> cols(kTvThreads);
+    for (int32_t ty = 0; ty < tilesY; ++ty)
+        for (int32_t tx = 0; tx < tilesX; ++tx) {
+            const TvTile t = tvTileOf(j, s.tileH, tx, ty);
+            REQUIRE(t.rows <= s.maxRows);
+            for (int tid = 0; tid < kTvThreads; ++tid) cols[tid] = tvColumnOf<K>(j, t, tid % kTvTileW);
+            for (int tid = 0; tid < kTvThreads; ++tid) tvTileRowsSetup<K>(j, t, b, tid, kTvThreads);
+            for (int32_t c = 0; c < C; ++c) {
+                const char *plane = src.data + n * src.stride[cvk::kN] + c * src.stride[cvk::kC];
+                const Plane p{plane, src.stride[cvk::kH], src.stride[cvk::kW], 0};
+                std::memset(b.h, 0xff, sizeof(float) * s.maxRows * kTvTileW); // poison: NaN where nothing was written
+                for (int tid = 0; tid < kTvThreads; ++tid) tvTileHorizontal<T, K>(j, t, cols[tid], p, words, b, tid, kTvThreads);
+                const Plane whole{src.data + n * src.stride[cvk::kN], src.stride[cvk::kH], src.stride[cvk::kW], src.stride[cvk::kC]};
+                for (int tid = 0; tid < kTvThreads; ++tid)
+                    tvTileVertical<K>(t, b, tid, kTvThreads, [&](int32_t x, int32_t y, float v) {
+                        const float want = samplerValue<T>(j, rh, rw, whole, j.x0 + x, j.y0 + y, C, c);
+                        ++compared;
+                        if (!(v == want) && mismatches++ < 5)
+                            FAIL_CHECK("n " << n << " y " << y << " x " << x << " c " << c << ": tiled " << v << ", sampler " << want);
+                    });
+            }
+        }
+    return mismatches;
+}
+
+template <class T> void fill(std::vector<T> &v, std::mt19937 &rng) {
+    for (auto &e : v) {
+        if constexpr (sizeof(T) == 1)
+            e = static_cast<T>(rng());
+        else
+            e = static_cast<T>(std::uniform_real_distribution<float>(-1.f, 2.f)(rng));
+    }
+}
+
+template <class T> void runRow(const BlockRow &r, std::mt19937 &rng) {
+    INFO(r.what << (sizeof(T) == 1 ? " uint8" : " float32"));
+    const int64_t N = 2, elem = sizeof(T);
+    const int64_t count = r.planar ? N * r.c * r.h * (r.w + r.rowPad) : N * r.h * r.w * r.c;
+    std::vector<T> src(size_t(count) + 16); // slack: word loads may read up to the row's last word
+    fill(src, rng);
+    char *base = reinterpret_cast<char *>(src.data());
+    const cvk::View4 sv = r.planar ? nchw(base, N, r.h, r.w, r.c, elem, r.rowPad) : nhwc(base, N, r.h, r.w, r.c, elem);
+    cvk::FusedParams q{};
+    q.src = sv;
+    q.dst = nchw(kAligned, N, r.oh, r.ow, r.c, 4);
+    q.resizeH = r.rh;
+    q.resizeW = r.rw;
+    q.cropX = r.x0;
+    q.cropY = r.y0;
+    q.interp = -1;
+    q.torchMode = r.cubic ? kTvCubicAA : kTvLinearAA;
+    cvk::TvTileShape s{};
+    REQUIRE(cvk::planTvFusedTile(q, s));
+    TvJob j;
+    j.srcW = r.w;
+    j.srcH = r.h;
+    j.sx = tvScale(r.w, r.rw);
+    j.sy = tvScale(r.h, r.rh);
+    j.x0 = r.x0;
+    j.y0 = r.y0;
+    j.outW = r.ow;
+    j.outH = r.oh;
+    j.cubic = r.cubic;
+    const bool words = sizeof(T) == 1 && r.planar && (r.w + r.rowPad) % 4 == 0;
+    for (int64_t n = 0; n < N; ++n) {
+        int64_t bad = 0, compared = 0;
+        if (s.taps == 0) bad = runAndCompare<T, kTvTaps[0]>(j, s, sv, r.rh, r.rw, words, n, compared);
+        if (s.taps == 1) bad = runAndCompare<T, kTvTaps[1]>(j, s, sv, r.rh, r.rw, words, n, compared);
+        if (s.taps == 2) bad = runAndCompare<T, kTvTaps[2]>(j, s, sv, r.rh, r.rw, words, n, compared);
+        CHECK(bad == 0);
+        CHECK(compared == int64_t(r.c) * r.oh * r.ow); // every output value of the image, once
+    }
+}
+
+} // namespace
+
+TEST_CASE("separable antialiased resize: every tile equals sampleTorch value for value", "[resize][tv][cpu]") {
+    const std::vector<BlockRow> rows = {
+        {"the ImageNet crop, scaled: 270x480 -> 64x113, crop 56x56 at (29, 4)", 270, 480, 3, 64, 113, 29, 4, 56, 56, false, true, 0},
+        {"bilinear 4.2x down, whole image, odd sizes", 135, 241, 3, 32, 57, 0, 0, 32, 57, false, true, 0},
+        {"bicubic 4.2x down (19 taps), whole image", 135, 241, 3, 32, 57, 0, 0, 32, 57, true, true, 0},
+        {"bilinear, one channel, rows of 77 bytes (byte loads)", 61, 77, 1, 20, 13, 0, 0, 20, 13, false, true, 0},
+        {"bilinear, rows padded to 80 bytes (word loads reach the row end)", 61, 77, 2, 20, 13, 0, 0, 20, 13, false, true, 3},
+        {"bicubic 9x down (37 taps), crop", 300, 290, 1, 33, 32, 3, 2, 29, 27, true, true, 2},
+        {"enlarging with antialias", 9, 14, 3, 40, 33, 0, 0, 40, 33, false, true, 2},
+        {"bicubic enlarging with antialias, crop", 9, 14, 2, 40, 33, 5, 7, 30, 21, true, true, 2},
+        {"interleaved (channels_last) source", 90, 70, 3, 21, 17, 1, 1, 20, 16, false, false, 0},
+        {"1x1 source", 1, 1, 3, 5, 4, 0, 0, 5, 4, true, true, 3},
+    };
+    std::mt19937 rng(11);
+    for (const BlockRow &r : rows) {
+        runRow<uint8_t>(r, rng);
+        runRow<float>(r, rng);
+    }
+}
