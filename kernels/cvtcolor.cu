@@ -192,6 +192,10 @@ template <class T> struct Swap3Tile {
             if (j < units) v[j] = loadSrcBlock(s, first + j * kWarpLanes + lane);
         const uint4 before = lane == 0 ? loadSrcBlock(s, first - 1) : make_uint4(0, 0, 0, 0);
         const uint4 after = lane == kWarpLanes - 1 ? loadSrcBlock(s, first + kWarpLanes * units) : make_uint4(0, 0, 0, 0);
+        // The channel of the tile's first element (rows start on a pixel; the offset is > -16 bytes): one 64-bit
+        // remainder per tile, each block's phase then follows in 32 bits.
+        const int64_t e0 = blockOffset(s, first) / int64_t(sizeof(T));
+        const int tilePhase = static_cast<int>((e0 % 3 + 3) % 3);
 #pragma unroll
         for (int j = 0; j < kMaxU; ++j) {
             if (j >= units) break;
@@ -203,8 +207,7 @@ template <class T> struct Swap3Tile {
 #pragma unroll
             for (int e = 0; e < S::kE; ++e) win.w[e] = prev[e], win.w[S::kE + 4 + e] = next[e];
             win.w[S::kE] = v[j].x, win.w[S::kE + 1] = v[j].y, win.w[S::kE + 2] = v[j].z, win.w[S::kE + 3] = v[j].w;
-            const int64_t e0 = blockOffset(s, i) / int64_t(sizeof(T)); // > -16: rows start on an element
-            const int phase = static_cast<int>((e0 % 3 + 3) % 3);
+            const int phase = (tilePhase + S::kN * (j * kWarpLanes + lane)) % 3;
             const uint4 a = S::template shuffle<0>(win), b = S::template shuffle<1>(win), c = S::template shuffle<2>(win);
             // Word by word, so that the compiler selects instead of branching to three partial stores.
             const bool p0 = phase == 0, p1 = phase == 1;

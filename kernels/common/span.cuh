@@ -94,8 +94,9 @@ CVK_SPAN_HD void store16(uintptr_t a, uint4 v) {
 // Src block k: one 16-byte load inside the source run, the bytes inside it one by one at its ends, 0 outside.
 CVK_SPAN_HD uint4 loadSrcBlock(const RowSpan &s, int64_t k) {
     const uintptr_t a = s.srcBase + 16 * static_cast<uintptr_t>(k);
-    const int b = clampByte(static_cast<int64_t>(s.src - a)), e = clampByte(static_cast<int64_t>(s.src + (s.hi - s.lo) - a));
-    if (b == 0 && e == 16) return load16(a);
+    const int64_t from = static_cast<int64_t>(a - s.src), run = s.hi - s.lo; // the block's offset in the run
+    if (from >= 0 && from <= run - 16) return load16(a);                      // the common case: two compares
+    const int b = clampByte(-from), e = clampByte(run - from);
     if (b >= e) return make_uint4(0, 0, 0, 0);
     return loadBytesIn(reinterpret_cast<const char *>(a), b, e);
 }
@@ -103,10 +104,10 @@ CVK_SPAN_HD uint4 loadSrcBlock(const RowSpan &s, int64_t k) {
 // Dst block i: the bytes of it inside the row (one 16-byte store when that is all of them).
 CVK_SPAN_HD void storeDstBlock(const RowSpan &s, int64_t i, uint4 v) {
     const int64_t o = blockOffset(s, i);
-    const int b = clampByte(-o), e = clampByte(s.bytes - o);
     const uintptr_t p = s.dstBase + 16 * static_cast<uintptr_t>(i);
-    if (b == 0 && e == 16) store16(p, v);
-    else if (b < e) storeBytesIn(reinterpret_cast<char *>(p), v, b, e);
+    if (o >= 0 && o <= s.bytes - 16) return store16(p, v);
+    const int b = clampByte(-o), e = clampByte(s.bytes - o);
+    if (b < e) storeBytesIn(reinterpret_cast<char *>(p), v, b, e);
 }
 
 // Bytes sh .. sh + 15 (0 <= sh < 16) of the 32 bytes a, b (a first). The word offset is picked by selects, not by an

@@ -83,9 +83,11 @@ __device__ __forceinline__ void CopyTile::run(const Rows &rows, const RowSpan &s
             out = shiftBytes(v[j], make_uint4(n[0], n[1], n[2], n[3]), s.shift);
         }
         const int64_t o = blockOffset(s, i);
-        const int rb = clampByte(-o), re = clampByte(s.bytes - o);   // bytes of the block in the row
-        const int ib = clampByte(s.lo - o), ie = clampByte(s.hi - o); // ... in its copied part
-        if (rb < re && (ib > rb || ie < re)) out = mergeBytes(out, rows.border(s, o), ib, ie);
+        if (o < s.lo || o > s.hi - 16) { // not all copied bytes: a block at an end of the row or of its copied part
+            const int rb = clampByte(-o), re = clampByte(s.bytes - o);   // bytes of the block in the row
+            const int ib = clampByte(s.lo - o), ie = clampByte(s.hi - o); // ... in its copied part
+            if (rb < re && (ib > rb || ie < re)) out = mergeBytes(out, rows.border(s, o), ib, ie);
+        }
         storeDstBlock(s, i, out);
     }
 }
