@@ -1,7 +1,7 @@
 // cvResize's and cvResizeTorchvision's kernels: one per (element type, interpolation, channel variant), all built on the shared sampler of
-// resize_filters.cuh, dispatched through one table without holes; the shapes planResizeTile accepts go to the tiled
-// path instead (resize_tiled.cu), and those planTvResizeTile accepts to the separable antialiased path
-// (resize_tv.cu): both compute the same values.
+// resize_filters.cuh, dispatched through one table without holes; the shapes planResizeRows accepts go to the row
+// paths instead (resize_rows.cu), then those planResizeTile accepts to the tiled path (resize_tiled.cu), and those
+// planTvResizeTile accepts to the separable antialiased path (resize_tv.cu): all compute the same values.
 #include "resize.hpp"
 #include "resize_launch.cuh"
 
@@ -80,6 +80,8 @@ cudaError_t launchResize(const ResizeParams &p, cudaStream_t stream) {
     if (p.type < 0 || p.type >= kResizeTypeCount || (torch ? p.torchMode >= kTvModeCount : (p.interp < 0 || p.interp >= kInterpCount)))
         return cudaErrorInvalidValue;
     if (p.dst.shape[kN] == 0 || p.dst.shape[kH] == 0 || p.dst.shape[kW] == 0 || p.dst.shape[kC] == 0) return cudaSuccess;
+    ResizeRowShape rows;
+    if (planResizeRows(p, rows)) return launchResizeRows(p, rows, stream);
     ResizeTileShape tile;
     if (planResizeTile(p, tile)) return launchResizeTiled(p, tile, stream);
     TvTileShape tvTile;
@@ -95,6 +97,7 @@ cudaError_t preloadResizeKernels() {
     if (err == cudaSuccess) err = preload(kTorchKernels);
     if (err == cudaSuccess) err = preloadResizeTiledKernels();
     if (err == cudaSuccess) err = preloadTvResizeKernels();
+    if (err == cudaSuccess) err = preloadResizeRowKernels();
     return err == cudaSuccess ? preloadResizeFusedKernels() : err;
 }
 

@@ -56,6 +56,25 @@ struct TvTileShape {
     int32_t smemBytes; // dynamic shared memory per block
 };
 
+// The geometry of cvResize's row paths (resize_rows.cuh): the destination width is cut into strips of stripW
+// columns, one per block column of the grid.
+struct ResizeRowShape {
+    int32_t stripW;    // destination pixels per strip (a multiple of 4 when there are several strips)
+    int32_t strips;
+    int32_t staged;    // LINEAR/CUBIC: the most staged ints of any strip row; 0 for NEAREST
+    int32_t smemBytes; // dynamic shared memory per block
+    int32_t paired;    // LINEAR/CUBIC: 1 when each warp of the horizontal pass takes every other column (fewer
+                       // shared-memory bank conflicts for this ratio), 0 when consecutive columns
+};
+
+// Whether launchResize takes a row path for p, and its geometry (exposed so CPU tests can check the dispatch).
+// NEAREST and NEAREST_FLOOR (OpenCV semantics) take the byte gather for every element type when pixels are packed on
+// both sides; uint8 LINEAR and CUBIC with 1, 3 or 4 packed channels, a 4-byte aligned source (data, rows, images)
+// and a horizontal factor of at most 2 (LINEAR) or 4 (CUBIC) take the staged rows (beyond, most staged columns
+// would feed no tap). Exact: the same bytes as the per-pixel sampler. Pure host arithmetic.
+bool planResizeRows(const ResizeParams &p, ResizeRowShape &shape);
+cudaError_t launchResizeRows(const ResizeParams &p, const ResizeRowShape &shape, cudaStream_t stream);
+
 // The fused preprocessing pass: dst[n, y, x, c'] = normalize(convert(crop(resize(src))))[c'] where
 //   resized  = resize(src[n]) to (resizeH, resizeW) with `interp` (the sampler of cvResize, bit for bit),
 //   value    = resized[y + cropY, x + cropX, c] with c = c' or C-1-c' (reverseChannels), rounded to uint8 first
@@ -93,5 +112,6 @@ cudaError_t preloadResizeKernels();
 cudaError_t preloadResizeFusedKernels(); // part of preloadResizeKernels
 cudaError_t preloadResizeTiledKernels(); // part of preloadResizeKernels
 cudaError_t preloadTvResizeKernels();    // part of preloadResizeKernels
+cudaError_t preloadResizeRowKernels();   // part of preloadResizeKernels
 
 } // namespace cvk

@@ -22,12 +22,16 @@ namespace cvk::resize {
 #define CVK_TILE_HD __host__ __device__ __forceinline__
 #ifdef __CUDA_ARCH__
 #define CVK_TILE_UNROLL _Pragma("unroll")
+#define CVK_TILE_UNROLL4 _Pragma("unroll 4") // run-time trip counts: 4 taps per loop test and branch
 #else
 #define CVK_TILE_UNROLL
+#define CVK_TILE_UNROLL4
 #endif
 
 constexpr int kTileThreads = 256;
-constexpr int kStageBatch = 4; // pixel groups each thread loads before it stores them (tileLoad)
+// Pixel groups each thread loads before it stores them (tileLoad): 1536 per block, so the tile of AREA 1080x1920 ->
+// 224x224 (1476 groups) is staged in one round of loads, not two (at 48 registers a few of them spill to L1).
+constexpr int kStageBatch = 6;
 constexpr int kTileSmemLimit = 48 * 1024; // the default dynamic shared-memory limit: no attribute call per launch
 
 using TileShape = ResizeTileShape;
@@ -100,6 +104,20 @@ CVK_TILE_HD float byteToFloat(uint32_t w, int c) {
 
 CVK_TILE_HD uint32_t pick4(uint32_t a, uint32_t b, uint32_t c, uint32_t d, int j) {
     return j == 0 ? a : (j == 1 ? b : (j == 2 ? c : d));
+}
+
+// The items i = tid, tid + nthreads, ... of a thread as (i % n, i / n), stepped without a division per item (an
+// integer division by a run-time divisor costs about 20 instructions, several times an item's own work).
+struct Walk {
+    int32_t a, b;   // i % n, i / n
+    int32_t da, db; // nthreads % n, nthreads / n
+    int32_t n;
+};
+CVK_TILE_HD Walk walkOf(int tid, int nthreads, int32_t n) { return {tid % n, tid / n, nthreads % n, nthreads / n, n}; }
+CVK_TILE_HD void advance(Walk &w) {
+    w.a += w.da;
+    w.b += w.db;
+    if (w.a >= w.n) w.a -= w.n, ++w.b;
 }
 
 // ------------------------------------------------------------------------------------------------ one tile
@@ -190,13 +208,16 @@ CVK_TILE_HD void tileLoad(const Mapping &m, const TileShape &s, const TileCtx &t
     const int32_t groups = t.cols.count / 4, srcW = m.x.src;
     const int32_t items = groups * t.rows.count;
     // kStageBatch groups per thread are loaded before any is stored, so that many loads are in flight at once.
+    Walk walk = walkOf(tid, nthreads, groups);
     for (int32_t first = tid; first < items; first += kStageBatch * nthreads) {
         uint32_t px[kStageBatch][4] = {};
+        Walk again = walk;
         CVK_TILE_UNROLL
         for (int q = 0; q < kStageBatch; ++q) {
             const int32_t i = first + q * nthreads;
             if (i >= items) break;
-            const int32_t g = i % groups, r = i / groups;
+            const int32_t g = walk.a, r = walk.b;
+            advance(walk);
             const int32_t x = t.cols.lo + 4 * g;
             const char *row = src.base + int64_t(t.rows.lo + r) * src.rowStride + int64_t(x) * CT;
             if (x + 3 < srcW) {
@@ -222,7 +243,8 @@ CVK_TILE_HD void tileLoad(const Mapping &m, const TileShape &s, const TileCtx &t
         for (int q = 0; q < kStageBatch; ++q) {
             const int32_t i = first + q * nthreads;
             if (i >= items) break;
-            const int32_t g = i % groups, r = i / groups;
+            const int32_t g = again.a, r = again.b;
+            advance(again);
             // Rotate the store order by g / 8 so the 32 threads of a warp hit 32 banks on each of the 4 stores.
             uint32_t *dst = b.src + r * s.pitch + 4 * g;
             const int rot = (g >> 3) & 3;
@@ -262,8 +284,9 @@ CVK_TILE_HD void tileHorizontal(const Mapping &m, const TileShape &s, const Tile
                                 int nthreads) {
     constexpr int HW = kTileHWords<CT>;
     const int32_t rows = t.rows.count, items = rows * t.tw;
-    for (int32_t i = tid; i < items; i += nthreads) {
-        const int32_t r = i % rows, x = i / rows;
+    Walk walk = walkOf(tid, nthreads, rows);
+    for (int32_t i = tid; i < items; i += nthreads, advance(walk)) {
+        const int32_t r = walk.a, x = walk.b;
         const TileTap &tap = b.xt[x];
         const uint32_t *line = b.src + r * s.pitch;
         uint32_t *out = b.h + (x * s.hpitch + r) * HW;
@@ -279,6 +302,7 @@ CVK_TILE_HD void tileHorizontal(const Mapping &m, const TileShape &s, const Tile
             storeEntry<CT>(out, h);
         } else if (m.areaKind == kAreaFast) {
             float h[4] = {0.f, 0.f, 0.f, 0.f};
+            CVK_TILE_UNROLL4
             for (int32_t k = tap.idx[0]; k < tap.idx[1]; ++k) {
                 const uint32_t w = line[k];
                 CVK_TILE_UNROLL
@@ -293,6 +317,7 @@ CVK_TILE_HD void tileHorizontal(const Mapping &m, const TileShape &s, const Tile
                 CVK_TILE_UNROLL
                 for (int c = 0; c < CT; ++c) h[c] += head * byteToFloat(w, c);
             }
+            CVK_TILE_UNROLL4
             for (int32_t k = tap.idx[0]; k < tap.idx[1]; ++k) {
                 const uint32_t w = line[k];
                 CVK_TILE_UNROLL
@@ -314,8 +339,9 @@ CVK_TILE_HD void tileVertical(const Mapping &m, const TileShape &s, const TileCt
                               int nthreads) {
     constexpr int HW = kTileHWords<CT>;
     const int32_t items = t.tw * t.th;
-    for (int32_t i = tid; i < items; i += nthreads) {
-        const int32_t x = i % t.tw, y = i / t.tw;
+    Walk walk = walkOf(tid, nthreads, t.tw);
+    for (int32_t i = tid; i < items; i += nthreads, advance(walk)) {
+        const int32_t x = walk.a, y = walk.b;
         const TileTap &tap = b.yt[y];
         const uint32_t *col = b.h + x * s.hpitch * HW;
         uint8_t *out = b.out + y * s.outPitch + x * CT;
@@ -371,8 +397,9 @@ template <int CT>
 CVK_TILE_HD void tileStore(const TileShape &s, const TileCtx &t, char *dstImage, int64_t dstRowStride,
                            const TileBuffers &b, int tid, int nthreads) {
     const int32_t bytes = t.tw * CT, chunks = (bytes + 15) / 16, items = chunks * t.th;
-    for (int32_t i = tid; i < items; i += nthreads) {
-        const int32_t k = i % chunks, y = i / chunks;
+    Walk walk = walkOf(tid, nthreads, chunks);
+    for (int32_t i = tid; i < items; i += nthreads, advance(walk)) {
+        const int32_t k = walk.a, y = walk.b;
         char *dst = dstImage + int64_t(t.dy0 + y) * dstRowStride + int64_t(t.dx0) * CT + 16 * k;
         const uint8_t *from = b.out + y * s.outPitch + 16 * k;
         if (16 * (k + 1) <= bytes && (reinterpret_cast<uintptr_t>(dst) & 15) == 0) {
@@ -386,5 +413,6 @@ CVK_TILE_HD void tileStore(const TileShape &s, const TileCtx &t, char *dstImage,
 
 #undef CVK_TILE_HD
 #undef CVK_TILE_UNROLL
+#undef CVK_TILE_UNROLL4
 
 } // namespace cvk::resize

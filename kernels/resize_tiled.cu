@@ -14,7 +14,12 @@ using namespace resize;
 
 // One block per tile in a grid-stride loop over (image, tile row, tile column); three barriers per tile order the
 // phases (each phase writes only what the phases after the next barrier read).
-template <int I, int CT> __global__ void __launch_bounds__(kTileThreads) tiledKernel(ResizeParams p, Mapping m, TileShape s) {
+// AREA's tiles (36 KiB of shared memory for 1080x1920 -> 224x224) fit 6 blocks on an SM, which 64 registers per
+// thread would cut to 4: AREA is built for 40 (a few bytes of spill, in the per-tile setup); LINEAR and CUBIC for
+// 64 (4 blocks).
+template <int I> constexpr int kTileBlocksPerSM = I == kArea ? 5 : 4;
+
+template <int I, int CT> __global__ void __launch_bounds__(kTileThreads, kTileBlocksPerSM<I>) tiledKernel(ResizeParams p, Mapping m, TileShape s) {
     extern __shared__ uint4 smem[];
     const TileBuffers b = carveTile(smem, s);
     const int32_t tilesX = (m.x.dst + s.tileW - 1) / s.tileW, tilesY = (m.y.dst + s.tileH - 1) / s.tileH;

@@ -1,6 +1,7 @@
 // cvResize's tiled path on the CPU, no GPU: which shapes take it (cvk::planResizeTile, the benchmark's rows among
-// them), and whole tiles run phase by phase for every thread of a block (the same __host__ __device__ functions
-// the kernel runs), compared byte for byte with the per-pixel sampler on random images.
+// them; launchResize offers a shape to the row paths of test_resize_rows.cpp first), and whole tiles run phase by
+// phase for every thread of a block (the same __host__ __device__ functions the kernel runs), compared byte for byte
+// with the per-pixel sampler on random images.
 #include <catch2/catch_test_macros.hpp>
 
 #include "../../kernels/resize_tile.cuh"
@@ -93,24 +94,37 @@ TEST_CASE("planResizeTile: the benchmark's rows and what stays on the per-pixel 
     }
 }
 
-TEST_CASE("planResizeTile: the shapes of tests/python/test_resize_tiled.py take the tiled path", "[resize][dispatch]") {
+TEST_CASE("the shapes of tests/python/test_resize_tiled.py take the fast path they name", "[resize][dispatch]") {
+    enum Path { kRows, kTiled };
     struct Shape {
         int32_t interp, c, h, w, oh, ow;
+        Path path; // launchResize tries the row paths first
     };
     const std::vector<Shape> shapes = {
-        {kLinear, 3, 1080, 1920, 720, 1280}, {kCubic, 3, 1080, 1920, 720, 1280}, {kArea, 3, 1080, 1920, 224, 224},
-        {kArea, 3, 1080, 1920, 216, 480},    {kArea, 3, 534, 800, 224, 224},     {kArea, 4, 96, 64, 32, 16},
-        {kArea, 1, 70, 68, 35, 34},          {kLinear, 4, 37, 53, 80, 101},      {kLinear, 1, 101, 120, 77, 61},
-        {kCubic, 1, 117, 92, 30, 23},        {kCubic, 3, 5, 8, 41, 37},          {kCubic, 4, 1, 1, 7, 5},
+        {kNearest, 3, 1080, 1920, 720, 1280, kRows}, {kNearest, 3, 960, 1280, 225, 300, kRows},
+        {kNearest, 1, 37, 53, 29, 71, kRows},        {kNearestFloor, 4, 37, 53, 80, 101, kRows},
+        {kLinear, 1, 3, 4000, 5, 5003, kRows},       {kCubic, 3, 4, 1920, 3, 1280, kRows},
+        {kLinear, 3, 1080, 1920, 720, 640, kTiled},  {kCubic, 3, 1080, 1920, 540, 400, kTiled},
+        {kLinear, 3, 1080, 1920, 720, 1280, kRows},  {kCubic, 3, 1080, 1920, 720, 1280, kRows},
+        {kArea, 3, 1080, 1920, 224, 224, kTiled},    {kArea, 3, 1080, 1920, 216, 480, kTiled},
+        {kArea, 3, 534, 800, 224, 224, kTiled},      {kArea, 4, 96, 64, 32, 16, kTiled},
+        {kArea, 1, 70, 68, 35, 34, kTiled},          {kLinear, 4, 37, 53, 80, 101, kRows},
+        {kLinear, 1, 101, 120, 77, 61, kRows},       {kCubic, 1, 117, 92, 30, 23, kRows},
+        {kCubic, 3, 5, 8, 41, 37, kRows},            {kCubic, 4, 1, 1, 7, 5, kRows},
     };
     for (const Shape &s : shapes) {
         INFO("interp " << s.interp << ", " << s.c << " channels, " << s.h << "x" << s.w << " -> " << s.oh << "x" << s.ow);
+        cvk::ResizeRowShape rows{};
         cvk::ResizeTileShape tile{};
-        CHECK(cvk::planResizeTile(params(nhwc(kAligned, 2, s.h, s.w, s.c), nhwc(kAligned, 2, s.oh, s.ow, s.c), s.interp), tile));
+        const auto p = params(nhwc(kAligned, 2, s.h, s.w, s.c), nhwc(kAligned, 2, s.oh, s.ow, s.c), s.interp);
+        CHECK(cvk::planResizeRows(p, rows) == (s.path == kRows));
+        if (s.path == kTiled) CHECK(cvk::planResizeTile(p, tile));
         // the same pixels 4 channels apart (the test's comparison view) stay on the sampler
         cvk::View4 wide = nhwc(kAligned, 2, s.h, s.w, s.c + 1);
         wide.shape[cvk::kC] = s.c;
-        CHECK_FALSE(cvk::planResizeTile(params(wide, nhwc(kAligned, 2, s.oh, s.ow, s.c), s.interp), tile));
+        const auto sampler = params(wide, nhwc(kAligned, 2, s.oh, s.ow, s.c), s.interp);
+        CHECK_FALSE(cvk::planResizeRows(sampler, rows));
+        CHECK_FALSE(cvk::planResizeTile(sampler, tile));
     }
 }
 

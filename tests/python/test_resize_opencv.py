@@ -1,5 +1,6 @@
 """cvcuda.resize against cv2.resize on the GPU machine: every interp x dtype x channel count x ratio (NHWC batches of
-random images), the other layouts, strided sources, poisoned outputs. Tolerances: resize_cases.assert_close."""
+random images), the other layouts, strided sources, unaligned destinations, poisoned outputs. Tolerances:
+resize_cases.assert_close."""
 
 import itertools
 
@@ -93,6 +94,30 @@ def test_resize_strided_source_and_destination(cupy, cv2, interp, dtype):
     untouched = got.copy()
     untouched[:, 2:25, 1:32, 1:4] = 7
     assert (untouched == 7).all(), "resize wrote outside dst's window"
+
+
+@pytest.mark.parametrize("interp", list(CV2_INTERP))
+def test_resize_packed_windows_with_unaligned_destination(cupy, cv2, interp):
+    """Packed 3-channel pixels (the fast paths: row paths, tiled AREA) from a window of a larger image (4-byte
+    aligned rows, pitch > row bytes) into a destination starting at an odd byte with an odd row pitch (their
+    bytewise stores): values as cv2's, nothing outside the window written."""
+    rng = np.random.default_rng(13)
+    big = random_image(rng, (2, 60, 84, 3), np.uint8)  # row pitch 252 bytes
+    big_t, _ = to_device(cupy, big, "NHWC")
+    window = big_t[:, 2:2 + 41, 4:4 + 67, :]  # starts at byte 2 * 252 + 12 of each image
+    dh, dw, pitch, image = 23, 40, 121, 23 * 121 + 6
+    flat = cupy.full(2 * image + 8, 7, cupy.uint8)
+    dst = cupy.lib.stride_tricks.as_strided(flat[1:], shape=(2, dh, dw, 3), strides=(image, pitch, 3, 1))
+    cvcuda.resize_into(cvcuda.as_tensor(dst, "NHWC"), cvcuda.as_tensor(window, "NHWC"), interp)
+    cvcuda.Stream.current.sync()
+    got = cupy.asnumpy(flat)
+    written = np.zeros(got.shape, bool)
+    for n in range(2):
+        at = 1 + n * image + np.arange(dh)[:, None] * pitch + np.arange(dw * 3)[None, :]
+        ref = cv2_resize(cv2, np.ascontiguousarray(big[n, 2:43, 4:71]), (dh, dw), interp)
+        assert_close(got[at].reshape(dh, dw, 3), ref, f"window of image {n}")
+        written[at] = True
+    assert (got[~written] == 7).all(), "resize wrote outside dst's window"
 
 
 @pytest.mark.parametrize("interp", list(CV2_INTERP))

@@ -1,7 +1,8 @@
-"""cvResize's shared-memory tiled path (uint8 LINEAR, CUBIC, AREA with packed, 4-byte aligned rows) against its
-per-pixel sampler on the GPU, byte for byte: one random batch resized from a contiguous tensor (the tiled path: which
-shapes take it is checked on the CPU by tests/kernels/test_resize_tiled.cpp) and from a view of the same pixels four
-channels apart with three used (pixels not packed: the sampler), into poisoned outputs."""
+"""cvResize's packed fast paths, the row paths (NEAREST gather, uint8 LINEAR/CUBIC staged rows) and the
+shared-memory tiled path (uint8 AREA, and LINEAR/CUBIC where the row paths decline), against its per-pixel sampler on
+the GPU, byte for byte: one random batch resized from a contiguous tensor (a fast path: which shapes take which is
+checked on the CPU by tests/kernels/test_resize_tiled.cpp) and from a view of the same pixels four channels apart
+with three used (pixels not packed: the sampler), into poisoned outputs."""
 
 import numpy as np
 import pytest
@@ -10,8 +11,17 @@ import cvcuda
 from resize_cases import random_image, to_device, to_host
 
 # (interp, channels, (src H, W), (dst H, W)): the benchmark's rows (two images of 1080x1920), then the AREA
-# integer box, odd sizes, enlargements and one channel.
+# integer box, odd sizes, enlargements and one channel; the NEAREST gather (ties on pixel edges, odd widths), row
+# strips (wide rows) and LINEAR/CUBIC on the tiled path (horizontal factors the row paths decline).
 ROWS = (
+    ("NEAREST", 3, (1080, 1920), (720, 1280)),
+    ("NEAREST", 3, (960, 1280), (225, 300)),
+    ("NEAREST", 1, (37, 53), (29, 71)),
+    ("NEAREST_FLOOR", 4, (37, 53), (80, 101)),
+    ("LINEAR", 1, (3, 4000), (5, 5003)),
+    ("CUBIC", 3, (4, 1920), (3, 1280)),
+    ("LINEAR", 3, (1080, 1920), (720, 640)),
+    ("CUBIC", 3, (1080, 1920), (540, 400)),
     ("LINEAR", 3, (1080, 1920), (720, 1280)),
     ("CUBIC", 3, (1080, 1920), (720, 1280)),
     ("AREA", 3, (1080, 1920), (224, 224)),
@@ -29,7 +39,7 @@ ROWS = (
 
 @pytest.mark.parametrize("interp,channels,src_hw,dst_hw", ROWS,
                          ids=[f"{i}-c{c}-{s[0]}x{s[1]}to{d[0]}x{d[1]}" for i, c, s, d in ROWS])
-def test_tiled_path_equals_the_sampler(cupy, interp, channels, src_hw, dst_hw):
+def test_fast_paths_equal_the_sampler(cupy, interp, channels, src_hw, dst_hw):
     rng = np.random.default_rng(5)
     n = 2
     img = random_image(rng, (n, *src_hw, channels), np.uint8)
@@ -44,7 +54,7 @@ def test_tiled_path_equals_the_sampler(cupy, interp, channels, src_hw, dst_hw):
         _, dst = to_device(cupy, np.full((n, *dst_hw, channels), 0xA5, np.uint8), "NHWC")
         cvcuda.resize_into(dst, src, mode)
         outs.append(to_host(cupy, dst))
-    tiled, sampler = outs
-    bad = tiled != sampler
+    fast, sampler = outs
+    bad = fast != sampler
     assert not bad.any(), (f"{int(bad.sum())} of {bad.size} bytes differ; first at {tuple(np.argwhere(bad)[0])}: "
-                           f"tiled {tiled[tuple(np.argwhere(bad)[0])]}, sampler {sampler[tuple(np.argwhere(bad)[0])]}")
+                           f"fast path {fast[tuple(np.argwhere(bad)[0])]}, sampler {sampler[tuple(np.argwhere(bad)[0])]}")
