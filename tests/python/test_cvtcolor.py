@@ -200,7 +200,7 @@ def test_swap_on_pitched_rows_at_a_common_offset(torch, dtype, first):
     width = 40 - first - 2
     src, dst = base[:, :, first:first + width, :], wide[:, :, first:first + width, :]
     stream = cvcuda.Stream()
-    cvcuda.cvtcolor_into(cvcuda.as_tensor(dst, "NHWC"), cvcuda.as_tensor(src, "NHWC"), 4, stream=stream)
+    cvcuda.cvtcolor_into(wrap(torch, dst, "NHWC", dtype), wrap(torch, src, "NHWC", dtype), 4, stream=stream)
     stream.sync()
     assert torch.equal(dst, src.flip(3))
     outside = torch.ones(wide.shape, dtype=torch.bool, device="cuda")
