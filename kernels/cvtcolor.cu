@@ -11,6 +11,7 @@
 #include "common/saturate.cuh"
 #include "common/vector_io.cuh"
 #include "common/warp_tile.cuh"
+#include "cvtcolor_swap.cuh"
 
 #include <cuda_fp16.h>
 
@@ -138,34 +139,9 @@ __global__ void __launch_bounds__(kBlockThreads) rgbKernel(CvtColorParams p, int
 // RGB <-> BGR (3 channels in and out, 0 and 2 swapped) on packed rows whose src and dst starts lie at the same offset
 // from a 16-byte boundary, as warp tiles of 16-byte blocks (common/warp_tile.cuh): a lane writes dst block i from
 // src block i at the same offset (both sides coalesced, unlike P whole pixels per thread, whose 48-byte runs make
-// every store instruction of a warp write partial sectors), with kE words of blocks i - 1 and i + 1 either side for
-// the pixels the block's edges cut, taken from the neighbouring lanes (each src byte is read from memory once).
-// Element i of the block comes from element i + 2 - 2k of the window, k its channel; the block's first channel (its
-// phase) is one of three: the three shuffles are compile-time register moves and a select picks one, so lanes of
-// different phase do not diverge. Blocks at a row's ends move only their bytes inside the row (span.cuh).
-template <class T> struct Swap3 {
-    static constexpr int kN = 16 / sizeof(T);              // elements per vector
-    static constexpr int kE = (2 * int(sizeof(T)) + 3) / 4; // window words either side (two elements)
-    static constexpr int kPad = kE * 4 / int(sizeof(T));   // window elements either side
-    union Window {
-        uint32_t w[4 + 2 * kE];
-        T e[kN + 2 * kPad];
-    };
-    union Vec {
-        uint4 v;
-        T e[kN];
-    };
-    template <int Phase> static __device__ __forceinline__ uint4 shuffle(const Window &win) {
-        Vec o;
-#pragma unroll
-        for (int i = 0; i < kN; ++i) {
-            const int k = (Phase + i) % 3;
-            o.e[i] = win.e[kPad + i + 2 - 2 * k];
-        }
-        return o.v;
-    }
-};
-
+// every store instruction of a warp write partial sectors), with the words of blocks i - 1 and i + 1 that the
+// block's edge pixels need taken from the neighbouring lanes (each src byte is read from memory once), permuted by
+// Swap3Block (cvtcolor_swap.cuh). Blocks at a row's ends move only their bytes inside the row (span.cuh).
 // Rows of rowBytes bytes; row r is image r / h, row r % h (one flat row of a contiguous pair: h = 1).
 struct SwapRows {
     CvtColorParams p;
@@ -184,7 +160,8 @@ struct SwapRows {
 template <class T> struct Swap3Tile {
     template <int kMaxU, class Rows>
     static __device__ __forceinline__ void run(const Rows &, const RowSpan &s, int64_t tile, int units, int lane) {
-        using S = Swap3<T>;
+        using S = Swap3Block<int(sizeof(T))>;
+        constexpr int kElems = 16 / int(sizeof(T)); // per block
         const int64_t first = tile * kWarpLanes * units;
         uint4 v[kMaxU];
 #pragma unroll
@@ -200,22 +177,14 @@ template <class T> struct Swap3Tile {
         for (int j = 0; j < kMaxU; ++j) {
             if (j >= units) break;
             const int64_t i = first + j * kWarpLanes + lane;
-            uint32_t prev[S::kE], next[S::kE];
+            uint32_t prev[S::kE], next[S::kE], w[S::kWords];
             prevWords<S::kE>(v, j, before, lane, prev);
             nextWords<S::kE>(v, j, units, after, lane, next);
-            typename S::Window win;
 #pragma unroll
-            for (int e = 0; e < S::kE; ++e) win.w[e] = prev[e], win.w[S::kE + 4 + e] = next[e];
-            win.w[S::kE] = v[j].x, win.w[S::kE + 1] = v[j].y, win.w[S::kE + 2] = v[j].z, win.w[S::kE + 3] = v[j].w;
-            const int phase = (tilePhase + S::kN * (j * kWarpLanes + lane)) % 3;
-            const uint4 a = S::template shuffle<0>(win), b = S::template shuffle<1>(win), c = S::template shuffle<2>(win);
-            // Word by word, so that the compiler selects instead of branching to three partial stores.
-            const bool p0 = phase == 0, p1 = phase == 1;
-            uint4 o;
-            o.x = p0 ? a.x : p1 ? b.x : c.x;
-            o.y = p0 ? a.y : p1 ? b.y : c.y;
-            o.z = p0 ? a.z : p1 ? b.z : c.z;
-            o.w = p0 ? a.w : p1 ? b.w : c.w;
+            for (int e = 0; e < S::kE; ++e) w[e] = prev[e], w[S::kE + 4 + e] = next[e];
+            w[S::kE] = v[j].x, w[S::kE + 1] = v[j].y, w[S::kE + 2] = v[j].z, w[S::kE + 3] = v[j].w;
+            const int phase = (tilePhase + kElems * (j * kWarpLanes + lane)) % 3;
+            const uint4 o = S::swap(w, phase);
             storeDstBlock(s, i, o);
         }
     }

@@ -11,7 +11,7 @@
 // the threads of a warp read distinct banks in both.
 #pragma once
 
-#include "common/funnel.cuh"
+#include "common/register_bytes.cuh"
 #include "resize_filters.cuh"
 
 #include <cstdint>

@@ -8,7 +8,7 @@
 // Everything here is __host__ __device__, so the CPU tests run the same arithmetic (tests/kernels/test_span.cpp).
 #pragma once
 
-#include "funnel.cuh"
+#include "register_bytes.cuh"
 #include "launch.cuh"
 
 #include <cstdint>
