@@ -33,7 +33,23 @@ Shard &shardOfThisThread() {
     return shards[index];
 }
 
+// Records are numbered process-wide; a device sync publishes, per device, the number below which every record has
+// completed (devices past the table fall back to queries).
+constexpr int kSyncedDevices = 64;
+std::atomic<uint64_t> gNextRecord{1};
+std::atomic<uint64_t> gSyncedBelow[kSyncedDevices]; // zero-initialised
+
 } // namespace
+
+uint64_t deviceSyncStarting() noexcept { return gNextRecord.load(std::memory_order_acquire); }
+
+void deviceSyncDone(int device, uint64_t started) noexcept {
+    if (device < 0 || device >= kSyncedDevices) return;
+    std::atomic<uint64_t> &below = gSyncedBelow[device];
+    uint64_t seen = below.load(std::memory_order_relaxed);
+    while (seen < started && !below.compare_exchange_weak(seen, started, std::memory_order_acq_rel)) {
+    }
+}
 
 class EventPool {
 public:
@@ -46,6 +62,7 @@ public:
                 Event *e = list.back();
                 list.pop_back();
                 e->state_.store(0, std::memory_order_relaxed);
+                e->sequence_ = 0;
                 e->retain(); // pooled events have a count of 0
                 return e;
             }
@@ -72,10 +89,19 @@ void Event::lastReleased() noexcept {
     }
 }
 
+bool Event::completedBySync() const noexcept {
+    return sequence_ != 0 && device_ >= 0 && device_ < kSyncedDevices &&
+           sequence_ < gSyncedBelow[device_].load(std::memory_order_acquire);
+}
+
 bool Event::done() const noexcept {
     const int s = state_.load(std::memory_order_acquire);
     if (!(s & kRecorded)) return false;
     if (s & kComplete) return true;
+    if (completedBySync()) {
+        state_.fetch_or(kComplete, std::memory_order_acq_rel);
+        return true;
+    }
     {
         RelaxedCaptureMode relaxed; // cudaEventQuery would invalidate a global-mode capture of any thread
         if (cudaEventQuery(handle_) == cudaErrorNotReady) return false;
@@ -87,13 +113,15 @@ bool Event::done() const noexcept {
 void Event::noteRecorded(Stream &on) noexcept {
     recordedOn_ = &on;
     record_ = on.noteRecord();
+    // Numbered after the record call returned: a sync that starts later covers it.
+    sequence_ = gNextRecord.fetch_add(1, std::memory_order_acq_rel);
 }
 
 bool Event::knownDone(const Stream &on) const noexcept {
     const int s = state_.load(std::memory_order_acquire);
     if (!(s & kRecorded)) return false;
     if (s & kComplete) return true;
-    if (recordedOn_ != &on || !on.synchronizedPast(record_)) return false;
+    if (!completedBySync() && (recordedOn_ != &on || !on.synchronizedPast(record_))) return false;
     state_.fetch_or(kComplete, std::memory_order_acq_rel);
     return true;
 }
@@ -111,6 +139,7 @@ Ref<Event> reserveEvent(int device) { return Ref<Event>::adopt(EventPool::acquir
 
 void publishEvent(Event &event, Stream *stream) noexcept {
     event.recordedOn_ = nullptr;
+    event.sequence_ = 0;
     if (stream != nullptr) {
         if (cudaEventRecord(event.handle(), stream->handle()) == cudaSuccess) {
             event.noteRecorded(*stream);

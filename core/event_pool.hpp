@@ -40,8 +40,10 @@ private:
     cudaEvent_t handle_;
     int device_;
     mutable std::atomic<int> state_{0};
+    bool completedBySync() const noexcept;
     const Stream *recordedOn_ = nullptr; // written before kRecorded is published
     uint64_t record_ = 0;
+    uint64_t sequence_ = 0; // process-wide number of the record (0: none), for deviceSyncDone
 };
 
 // Records a pooled event on `stream` (counted in eventRecords).
@@ -57,6 +59,12 @@ void publishEvent(Event &event, Stream *stream) noexcept;
 
 // Blocks (briefly: until another thread's launch has been issued) until `event` is recorded.
 void awaitRecorded(const Event &event) noexcept;
+
+// A cudaDeviceSynchronize of `device` as the events know it: every event whose record had been issued when
+// deviceSyncStarting returned has completed once deviceSyncDone(device, its result) is called, so done() and
+// knownDone() say so without a query.
+uint64_t deviceSyncStarting() noexcept;
+void deviceSyncDone(int device, uint64_t started) noexcept;
 
 // Makes `stream` wait on `event` (counted in eventWaits). The event must be recorded (awaitRecorded): a wait on an
 // event not recorded yet orders nothing.

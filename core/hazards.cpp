@@ -202,8 +202,10 @@ void checkDevice(Tensor &t, const Stream *stream, const char *name = nullptr) {
 
 // The defensive sync owed by wrappers whose producer stream is unknown: one cudaDeviceSynchronize settles every such
 // wrapper of the call; afterwards they take the event path. `stream` (null for an export) must not be capturing.
-// Returns whether it synchronised the device (every event recorded before then has completed).
-bool settleUnknownProducers(std::initializer_list<Use> uses, const Stream *stream) {
+// Returns whether it synchronised the device (every event recorded before then has completed). `capturing`: whether
+// `stream` is being captured, when the caller knows it already (one cudaStreamIsCapturing per operation is enough).
+enum class Capture { Unknown, No, Yes };
+bool settleUnknownProducers(std::initializer_list<Use> uses, const Stream *stream, Capture capturing = Capture::Unknown) {
     Tensor *owing = nullptr;
     for (const Use &u : uses)
         if (u.tensor->unknownProducer.load(std::memory_order_acquire)) owing = u.tensor;
@@ -212,9 +214,8 @@ bool settleUnknownProducers(std::initializer_list<Use> uses, const Stream *strea
     if (stream == nullptr && !deviceAvailable()) return false;
     if (stream != nullptr) {
         // Checked before any other CUDA call of the operation, so that nothing can disturb the capture.
-        cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
-        checkCuda(cudaStreamIsCapturing(stream->handle(), &capture), "cudaStreamIsCapturing");
-        if (capture != cudaStreamCaptureStatusNone)
+        if (capturing == Capture::Unknown) capturing = isCapturing(*stream) ? Capture::Yes : Capture::No;
+        if (capturing == Capture::Yes)
             fail(CV_ERROR_INVALID_STATE, currentFunction(),
                  ": a tensor whose producer stream is unknown (CAI v2 or stream 0/1/2) needs a device synchronisation at its "
                  "first use, which is impossible while the stream is being captured into a CUDA graph; declare the producer "
@@ -222,7 +223,9 @@ bool settleUnknownProducers(std::initializer_list<Use> uses, const Stream *strea
     }
     for (const Use &u : uses) checkDevice(*u.tensor, stream, u.name);
     DeviceGuard guard(owing->device);
+    const uint64_t started = deviceSyncStarting();
     checkCuda(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+    deviceSyncDone(owing->device, started); // later done() / knownDone() of earlier records need no query
     count(stats().deviceSyncs);
     for (const Use &u : uses) u.tensor->unknownProducer.store(false, std::memory_order_release);
     return true;
@@ -350,14 +353,9 @@ Ref<Region> attach(uint64_t lo, uint64_t hi) {
     return root;
 }
 
-void addProducer(Tensor &tensor, const Ref<Stream> &stream, bool recordNow) {
-    Engine &e = engine();
-    DeviceGuard guard(stream->device());
-    // An event recorded inside a capture could never be queried or waited on outside it: work that follows on the
-    // capture is ordered by the graph itself, so a capturing producer adds no hazard state.
-    if (isCapturing(*stream)) return;
-    // Only a stream the library owns may have its event recorded later: an adopted one may be gone by then.
-    Ref<Event> event = recordNow || !stream->owned() ? recordEvent(*stream) : nullptr;
+namespace {
+// Makes `stream` (with `event`, or null: recorded when first needed) a writer of the tensor's memory. No CUDA call.
+void noteWriter(Engine &e, Tensor &tensor, const Ref<Stream> &stream, Ref<Event> event) {
     std::lock_guard<std::mutex> lock(e.mutex);
     Region *root = rootOf(tensor);
     if (root == nullptr) return;
@@ -366,15 +364,29 @@ void addProducer(Tensor &tensor, const Ref<Stream> &stream, bool recordNow) {
     if (same != w.end()) same->event = std::move(event); // keeps the stream object already held (it may own the stream)
     else w.push_back({stream, std::move(event)});
 }
+} // namespace
+
+void addProducer(Tensor &tensor, const Ref<Stream> &stream, bool recordNow) {
+    Engine &e = engine();
+    DeviceGuard guard(stream->device());
+    // An event recorded inside a capture could never be queried or waited on outside it: work that follows on the
+    // capture is ordered by the graph itself, so a capturing producer adds no hazard state.
+    if (isCapturing(*stream)) return;
+    // Only a stream the library owns may have its event recorded later: an adopted one may be gone by then.
+    Ref<Event> event = recordNow || !stream->owned() ? recordEvent(*stream) : nullptr;
+    noteWriter(e, tensor, stream, std::move(event));
+}
+
+void addAllocation(Tensor &tensor, const Ref<Stream> &stream) { noteWriter(engine(), tensor, stream, nullptr); }
 
 void submit(const Ref<Stream> &stream, std::initializer_list<Use> uses, const std::function<void()> &launch) {
     Engine &e = engine();
     DeviceGuard guard(stream->device());
-    settleUnknownProducers(uses, stream.get());
+    // The first CUDA call after cudaGetDevice, which is legal during capture: nothing before it can disturb one.
+    const bool capturing = isCapturing(*stream);
+    settleUnknownProducers(uses, stream.get(), capturing ? Capture::Yes : Capture::No);
     for (const Use &u : uses) checkDevice(*u.tensor, stream.get(), u.name);
-    cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
-    checkCuda(cudaStreamIsCapturing(stream->handle(), &capture), "cudaStreamIsCapturing");
-    if (capture != cudaStreamCaptureStatusNone) {
+    if (capturing) {
         // Captured work runs when the graph is launched, not now: waits on events recorded outside the capture would
         // cross its boundary (CUDA rejects them), and its events must not become hazard state. Ordering a graph's
         // launch is the caller's, as for any CUDA graph (docs/streams.md).
@@ -542,7 +554,12 @@ void retire(Tensor &tensor) noexcept {
                                    : onTheOneStream ? *onlyStream : *deviceResources(tensor.device).allocStream;
             if (!onTheOneStream && !inCapture)
                 for (const Access &a : accesses) waitEvent(freeOn, *a.event); // recorded: awaited above
-            (void)cudaFreeAsync(reinterpret_cast<void *>(tensor.desc().data), freeOn.handle());
+            void *block = reinterpret_cast<void *>(tensor.desc().data);
+            // Every use on the one stream: the block may go straight to that stream's next allocation of its size
+            // (not a graph's memory node: a graph cannot be launched again before its allocation is freed).
+            const bool kept = onTheOneStream && !tensor.capturedOn &&
+                              onlyStream->keepBlock(block, static_cast<size_t>(tensor.desc().extentHi));
+            if (!kept) (void)cudaFreeAsync(block, freeOn.handle());
         }
         // Owned memory is freed stream-ordered (the pool orders any reuse), so its region can be forgotten at once;
         // foreign memory's only while nothing is pending on it.

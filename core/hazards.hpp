@@ -52,6 +52,9 @@ Ref<Region> attach(uint64_t lo, uint64_t hi);
 // Records that `stream` produces the tensor's memory (CAI producer stream, allocation), as a write: with an event now,
 // or (recordNow == false) with one recorded when another stream first needs it. Nothing while `stream` is captured.
 void addProducer(Tensor &tensor, const Ref<Stream> &stream, bool recordNow = true);
+// addProducer(tensor, stream, false) for an allocation on `stream`, a stream the library owns that the caller found
+// not capturing: no CUDA call.
+void addAllocation(Tensor &tensor, const Ref<Stream> &stream);
 
 // Orders `stream` after the hazards of `uses`, runs `launch` (which enqueues work on `stream`), then records the
 // accesses. Does the first-use device checks and the defensive sync of unknown-producer wrappers. The engine's lock

@@ -18,38 +18,29 @@ std::map<cudaStream_t, Stream *> *gOwned = nullptr;
 
 } // namespace
 
-// Released library streams, per device, oldest first. A stream enters at its last reference (so no handle and no
-// hazard state holds it) and leaves only when cudaStreamQuery says its work has completed: a new stream never waits
-// behind old work (work a caller queued through the raw cudaStream_t included). CUDA streams are costly to create
-// (several microseconds) and cheap to keep; the pool is bounded.
+// Released library streams, per device, oldest first. A stream enters at its last reference, so no handle and no
+// hazard state holds it. Work it still has queued (its last owner's kernels and stream-ordered frees) stays queued and
+// runs before the next owner's work: a dependency, never a race, since nothing the library tracks names a pooled
+// stream and whatever the next owner does (sync, events, wait_stream, exports) covers the old work with its own. So a
+// stream is handed out without asking whether it is idle (a cudaStreamQuery costs more than the rest of
+// cvStreamCreate), as PyTorch's stream pool hands out its streams round-robin; the oldest goes first, the likeliest to
+// be idle. From its release on, the raw cudaStream_t belongs to the pool: work queued or a capture begun through it
+// afterwards is the caller's error (docs/streams.md). CUDA streams are costly to create (several microseconds) and
+// cheap to keep; the pool is bounded.
 class StreamPool {
 public:
     static constexpr size_t kMaxIdlePerDevice = 32;
 
-    // A pooled stream of `device` with no work pending, with one reference, or null.
+    // The oldest pooled stream of `device`, with one reference, or null. No CUDA call.
     static Stream *take(int device) {
         std::lock_guard<std::mutex> lock(mutex());
         auto it = idle().find(device);
-        if (it == idle().end()) return nullptr;
-        std::deque<Stream *> &streams = it->second;
-        // The oldest first: the likeliest to be done. Busy ones stay, in their order; at most two queries.
-        for (size_t i = 0; i < streams.size() && i < 2; ++i) {
-            Stream *s = streams[i];
-            RelaxedCaptureMode relaxed; // a query would invalidate a global-mode capture of another thread
-            const cudaError_t state = cudaStreamQuery(s->handle_);
-            if (state == cudaErrorNotReady) continue;
-            streams.erase(streams.begin() + static_cast<std::ptrdiff_t>(i));
-            if (state != cudaSuccess) {
-                (void)cudaGetLastError();
-                stats().liveStreams.fetch_add(1, std::memory_order_relaxed); // the destructor counts it out again
-                delete s; // unusable (a failed earlier launch, say): not handed out again
-                return nullptr;
-            }
-            s->retain(); // pooled streams have a count of 0
-            stats().liveStreams.fetch_add(1, std::memory_order_relaxed);
-            return s;
-        }
-        return nullptr;
+        if (it == idle().end() || it->second.empty()) return nullptr;
+        Stream *s = it->second.front();
+        it->second.pop_front();
+        s->retain(); // pooled streams have a count of 0
+        stats().liveStreams.fetch_add(1, std::memory_order_relaxed);
+        return s;
     }
 
     // Keeps `s` (count 0) for reuse; false when the pool is full.
@@ -68,7 +59,39 @@ private:
     static std::map<int, std::deque<Stream *>> &idle() { static auto *p = new std::map<int, std::deque<Stream *>>; return *p; }
 };
 
+void *Stream::takeBlock(size_t bytes) noexcept {
+    std::lock_guard<std::mutex> lock(blocksMutex_);
+    for (size_t i = 0; i < keptBlocks_; ++i)
+        if (blocks_[i].bytes == bytes) {
+            void *p = blocks_[i].p;
+            blocks_[i] = blocks_[--keptBlocks_];
+            return p;
+        }
+    return nullptr;
+}
+
+bool Stream::keepBlock(void *p, size_t bytes) noexcept {
+    if (bytes > kMaxKeptBlockBytes) return false;
+    std::lock_guard<std::mutex> lock(blocksMutex_);
+    if (keptBlocks_ == kMaxKeptBlocks) return false;
+    blocks_[keptBlocks_++] = {p, bytes};
+    return true;
+}
+
+void Stream::freeBlocks() noexcept {
+    std::lock_guard<std::mutex> lock(blocksMutex_);
+    if (keptBlocks_ == 0) return;
+    try {
+        DeviceGuard guard(device_);
+        for (size_t i = 0; i < keptBlocks_; ++i) (void)cudaFreeAsync(blocks_[i].p, handle_);
+    } catch (...) {
+        // No device to make current: the blocks leak rather than being freed on the wrong device.
+    }
+    keptBlocks_ = 0;
+}
+
 void Stream::lastReleased() noexcept {
+    freeBlocks();
     try {
         if (owned_ && StreamPool::give(this)) return;
     } catch (...) {

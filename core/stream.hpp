@@ -6,16 +6,18 @@
 #include <cuda_runtime.h>
 
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
+#include <mutex>
 
 namespace cv {
 
 class Stream final : public RefCounted {
 public:
 
-    // A non-blocking stream on `device` (a valid index: requireDeviceIndex): a released library stream of that
-    // device that no handle holds and that has no work pending (cudaStreamQuery), else a new one. The caller's
-    // current device is unchanged.
+    // A non-blocking stream on `device` (a valid index: requireDeviceIndex): the oldest released library stream of
+    // that device that no handle and no hazard state holds (work it still has queued runs before the new owner's:
+    // see StreamPool in stream.cpp), else a new one. The caller's current device is unchanged.
     static Ref<Stream> create(int device);
     // The same on the calling thread's current device.
     static Ref<Stream> create();
@@ -42,11 +44,24 @@ public:
     // BLOCKS until the stream's work has completed (cudaStreamSynchronize).
     void synchronize();
 
+    // Device memory of released owned tensors whose every access was on this stream (core/hazards.cpp, retire),
+    // kept for the next allocation of the same size on it (core/tensor.cpp) instead of a cudaFreeAsync and a
+    // cudaMallocFromPoolAsync: the pool would hand such a block to the next allocation on this stream at once too,
+    // since stream order keeps every later use behind the earlier ones. Not while the stream is being captured
+    // (callers check). A few small blocks per stream; freed (stream-ordered) when the stream is released.
+    static constexpr size_t kMaxKeptBlocks = 4;
+    static constexpr size_t kMaxKeptBlockBytes = size_t{16} << 20;
+    // A kept block of exactly `bytes`, or null. No CUDA call.
+    void *takeBlock(size_t bytes) noexcept;
+    // Keeps `p` (an allocation of `bytes` from the library's pool, every use of it queued on this stream); false when
+    // it is too large or the stream keeps enough already (the caller frees it). No CUDA call.
+    bool keepBlock(void *p, size_t bytes) noexcept;
+
 private:
     friend class StreamPool;
     Stream(cudaStream_t handle, int device, bool owned) noexcept;
     ~Stream() override;
-    // An owned stream goes to the pool of idle streams (or is destroyed when the pool is full); an adopted one is
+    // An owned stream goes to the pool of released streams (or is destroyed when the pool is full); an adopted one is
     // deleted.
     void lastReleased() noexcept override;
     cudaStream_t handle_;
@@ -54,6 +69,15 @@ private:
     bool owned_;
     bool internal_ = false; // not counted live (createInternal)
     std::atomic<uint64_t> records_{0}, synced_{0};
+    // cudaFreeAsync of the kept blocks on this stream (at its last release).
+    void freeBlocks() noexcept;
+    struct Block {
+        void *p;
+        size_t bytes;
+    };
+    std::mutex blocksMutex_;
+    Block blocks_[kMaxKeptBlocks] = {};
+    size_t keptBlocks_ = 0; // guarded by blocksMutex_
 };
 
 // One CUDA stream: the legacy (NULL) and per-thread default streams of two devices share a handle value.

@@ -46,9 +46,13 @@ Ref<Tensor> Tensor::create(int32_t ndim, const int64_t *shape, int32_t dtype, co
     const DeviceResources &res = deviceResources(device);
     const Ref<Stream> &allocOn = stream ? stream : res.allocStream;
     void *p = nullptr;
-    if (desc.numel > 0)
-        checkCuda(cudaMallocFromPoolAsync(&p, static_cast<size_t>(desc.extentHi), res.pool, allocOn->handle()),
-                  "cudaMallocFromPoolAsync");
+    const size_t bytes = static_cast<size_t>(desc.extentHi);
+    const bool capturing = desc.numel > 0 && stream && hazards::isCapturing(*stream);
+    // A block this stream kept from a released tensor (see Stream::keepBlock); never inside a capture, where the
+    // allocation must be the graph's own memory node.
+    if (desc.numel > 0 && !capturing) p = allocOn->takeBlock(bytes);
+    if (desc.numel > 0 && p == nullptr)
+        checkCuda(cudaMallocFromPoolAsync(&p, bytes, res.pool, allocOn->handle()), "cudaMallocFromPoolAsync");
     desc.data = reinterpret_cast<uint64_t>(p);
     Ref<Tensor> t = Ref<Tensor>::adopt(new Tensor(std::move(desc), true));
     t->device = device;
@@ -58,8 +62,10 @@ Ref<Tensor> Tensor::create(int32_t ndim, const int64_t *shape, int32_t dtype, co
         // Allocated inside a capture it is a graph memory node: ordered by the graph, never by an event (one
         // recorded in a capture could not be queried later). Otherwise, on the caller's stream the allocation needs
         // no event unless another stream uses the memory first.
-        if (stream && hazards::isCapturing(*stream)) t->capturedOn = stream;
-        else hazards::addProducer(*t, allocOn, !stream);
+        if (!stream) hazards::addProducer(*t, allocOn, true);
+        else if (capturing) t->capturedOn = stream;
+        else if (stream->owned()) hazards::addAllocation(*t, stream);
+        else hazards::addProducer(*t, stream, false); // records now: an adopted stream may be gone later
     }
     return t;
 }

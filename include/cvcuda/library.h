@@ -13,7 +13,7 @@ CV_EXTERN_C_BEGIN
  *  cudaStreamWaitEvent calls made for hazard tracking; kernelLaunches: operator kernels launched;
  *  liveTensors / liveStreams: tensors and streams alive now, held by a handle or by tracked GPU work (a released
  *  stream stays alive while the hazard state of memory it accessed names it; cvSyncAndCollect forgets that state);
- *  the library's own per-device streams and its pool of idle released streams are not counted. */
+ *  the library's own per-device streams and its pool of released streams are not counted. */
 typedef struct cvStats {
     uint32_t structSize;
     uint32_t reserved0;

@@ -2,7 +2,29 @@
 
 #include "../../core/hazards.hpp"
 
+#include <catch2/reporters/catch_reporter_event_listener.hpp>
+#include <catch2/reporters/catch_reporter_registrars.hpp>
+
 #include <random>
+
+namespace enginetest {
+namespace {
+
+// Every test case starts with the device idle: cvStreamCreate hands out released streams with whatever they still
+// have queued (docs/streams.md), and a stream an earlier case left deliberately busy would delay a later case's fresh
+// stream behind its spin, which hides the race a negative control forces. Without a device the call just fails.
+class DeviceIdleAtEachCase : public Catch::EventListenerBase {
+public:
+    using Catch::EventListenerBase::EventListenerBase;
+    void testCaseStarting(const Catch::TestCaseInfo &) override {
+        if (cudaDeviceSynchronize() != cudaSuccess) (void)cudaGetLastError();
+    }
+};
+
+} // namespace
+} // namespace enginetest
+
+CATCH_REGISTER_LISTENER(enginetest::DeviceIdleAtEachCase)
 
 namespace enginetest {
 

@@ -157,3 +157,34 @@ TEST_CASE("exporting an unknown-producer wrapper pays its one defensive sync fir
     CHECK(y.download() == cpuFlip(data, kShape, 0));
     CHECK(stats().deviceSyncs == 1);
 }
+
+TEST_CASE("after a defensive device sync, an earlier write is known complete: its export advertises None",
+          "[gpu][engine][export]") {
+    CVTEST_REQUIRE_GPU();
+    struct Row {
+        const char *name;
+        CaiStream other; // the producer rule of another tensor used after the write
+        bool advertisesWriter;
+    };
+    const Row rows[] = {
+        {"no device sync since the write: the writer's stream, not asked whether it is done", kCaiNone, true},
+        {"a defensive device sync since the write: None, known without a query", kCaiV2, false},
+    };
+    for (const Row &row : rows) {
+        INFO(row.name);
+        DeviceBuffer x(kShape.bytes()), y(kShape.bytes()), z(kShape.bytes()), w(kShape.bytes());
+        x.upload(randomImage(kShape, 72));
+        z.upload(randomImage(kShape, 73));
+        Stream writer = createStream(), later = createStream();
+        Tensor tx = wrap(x, kShape, kCaiNone), ty = wrap(y, kShape, kCaiNone);
+        Tensor tz = wrap(z, kShape, row.other), tw = wrap(w, kShape, kCaiNone);
+        CV_OK(cvFlip(writer.get(), tx.get(), ty.get(), 1));
+        CV_OK(cvFlip(later.get(), tz.get(), tw.get(), 1)); // the device sync, when tz's producer is unknown
+        CV_OK(cvStreamSync(later.get()));
+        cvArrayInterface cai = CV_ARRAY_INTERFACE_INIT;
+        CV_OK(cvTensorExport(ty.get(), &cai, nullptr));
+        CHECK((cai.streamKind == CV_CAI_STREAM_INTEGER) == row.advertisesWriter);
+        if (row.advertisesWriter) CHECK(cai.stream == reinterpret_cast<intptr_t>(handleOf(writer.get())));
+        CV_OK(cvStreamSync(writer.get()));
+    }
+}

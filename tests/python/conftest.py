@@ -7,6 +7,7 @@ count on a one-GPU machine, even with CVCUDA_REQUIRE_GPU=1, and fail instead wit
 """
 
 import os
+import sys
 
 import pytest
 from hypothesis import settings
@@ -47,10 +48,25 @@ def gpu_problem():
     return None
 
 
+def _device_idle() -> None:
+    """Waits for every stream of the device, through whichever library that can has been loaded already. Every GPU
+    test starts so: cvcuda.Stream() hands out released streams with whatever they still have queued
+    (docs/streams.md), and a stream an earlier test left deliberately busy would delay a later test's fresh stream
+    behind its sleep, which hides the race a negative control forces."""
+    torch = sys.modules.get("torch")
+    if torch is not None and torch.cuda.is_initialized():
+        torch.cuda.synchronize()
+    cupy = sys.modules.get("cupy")
+    if cupy is not None:
+        cupy.cuda.Device().synchronize()
+    cvcuda.sync_and_collect()
+
+
 @pytest.fixture
 def gpu(gpu_problem):
     if gpu_problem:
         unavailable(gpu_problem)
+    _device_idle()
 
 
 @pytest.fixture

@@ -54,7 +54,7 @@ def stats() -> Dict[str, int]:
     every PyTorch tensor, at its first use); ``eventRecords`` / ``eventWaits``: ``cudaEventRecord`` /
     ``cudaStreamWaitEvent`` calls made for cross-stream ordering; ``kernelLaunches``: operator kernels launched;
     ``liveTensors`` / ``liveStreams``: tensors and streams alive now, held by a handle (a Python object) or by
-    tracked GPU work; the library's own per-device streams and its pool of idle released streams are not counted
+    tracked GPU work; the library's own per-device streams and its pool of released streams are not counted
     (so both are 0 after :func:`sync_and_collect` once every object is gone).
     Needs no GPU; never blocks. Raises :class:`InternalError` only on a library bug.
     """

@@ -65,6 +65,8 @@ def tensor_arg(function: str, name: str, value: Any):
 def int_arg(function: str, name: str, value: Any, lo: int = -(2**31), hi: int = 2**31 - 1) -> int:
     """`value` as a Python int in [lo, hi] under the package's integer rule (cvcuda._integers: an int or anything
     with __index__, never a bool): TypeError otherwise, ValueError outside the range."""
+    if value.__class__ is int and lo <= value <= hi:  # the common case, without a call
+        return value
     v = integer(value, f"{function}: {name}")
     if not lo <= v <= hi:
         raise ValueError(f"{function}: {name}={v} is outside [{lo}, {hi}]")
@@ -112,5 +114,9 @@ def new_like(stream: Any, src: Tensor) -> Tensor:
     """A new tensor with the shape, dtype and layout of `src`, allocated stream-ordered on `stream` (as new_tensor)."""
     like = src._like or src._make_like()
     out = _out.tensor
-    check(_create_on_stream(_resolved(stream), like[0], like[1], like[2], like[3], out))
-    return _adopt_owned(out[0])
+    # _resolved and check written out: this runs once per allocating operator call.
+    status = _create_on_stream(stream if isinstance(stream, _CData) else stream_argument(stream), like[0], like[1],
+                               like[2], like[3], out)
+    if status:
+        raise error_from_status(lib, status)
+    return _adopt_owned(out[0], like)  # the same shape, dtype and layout: an operator on it needs no cvTensorGetInfo

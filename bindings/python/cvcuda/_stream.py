@@ -26,8 +26,10 @@ class _Scratch(threading.local):
     """Per-thread out-parameters of Stream() (read before the next call on the same thread)."""
 
     def __init__(self) -> None:
-        self.handle = ffi.new("void **")
-        self.stream = ffi.new("cvStream *")
+        handle = ffi.new("void **")
+        # One attribute of this thread-local object rather than three (each lookup costs): the two out-parameters,
+        # and the handle's memory read as an int (no cast per call); `handle` is kept alive by the tuple.
+        self.parts = (handle, ffi.new("cvStream *"), ffi.cast("uintptr_t *", handle))
 
 
 _scratch = _Scratch()
@@ -72,7 +74,9 @@ class Stream(metaclass=_StreamMeta):
     propagating, which then reaches the caller unchanged. The reference library documents a per-thread current stream
     but keeps one stack for all threads, so there a ``with`` block in one thread changes the current stream of the
     others; here each thread really has its own. ``with`` gives the stream itself (``with cvcuda.Stream() as s:``); the reference gives None.
-    The stream lives while this object, or GPU work enqueued on it, lives. ``int(stream)`` is :attr:`handle`.
+    The stream lives while this object, or GPU work enqueued on it, lives; then it goes back to a pool, from which a
+    later ``Stream()`` takes it again (with whatever work is still queued on it ahead of the new owner's: see
+    docs/streams.md), so its ``handle`` must not be used after that. ``int(stream)`` is :attr:`handle`.
 
     Raises ``TypeError`` for a ``device`` of another type (a bool, a float), ``ValueError`` for a non-CUDA device
     (``"cpu"``, ``torch.device("cpu")``, a malformed string), :class:`InvalidArgumentError` (a ``ValueError``) for an
@@ -83,17 +87,17 @@ class Stream(metaclass=_StreamMeta):
     __slots__ = ("_cv", "_handle", "_owner", "_device", "__weakref__")
 
     def __init__(self, device: Any = None) -> None:
-        # One C call, which reuses an idle released stream of the device when there is one (no CUDA stream creation).
-        scratch = _scratch
+        # One C call, which reuses a released stream of the device when there is one (no CUDA call at all).
+        handle, stream, value = _scratch.parts
         index = None if device is None else device_index(device, "cvcuda.Stream: device")
         if index is None:
-            status = _create_with_handle(scratch.handle, scratch.stream)
+            status = _create_with_handle(handle, stream)
         else:
-            status = _create_on_device(index, scratch.handle, scratch.stream)
+            status = _create_on_device(index, handle, stream)
         if status:
             raise error_from_status(lib, status)
-        self._cv = _gc(scratch.stream[0], _stream_release)
-        self._handle = int(_cast("uintptr_t", scratch.handle[0]))
+        self._cv = _gc(stream[0], _stream_release)
+        self._handle = value[0]
         self._owner = None
         self._device = index
 

@@ -40,6 +40,11 @@ class _Scratch(threading.local):
         self.cai = ffi.new("cvArrayInterface *")
         self.cai.structSize = _CAI_SIZE
         self.tensor = ffi.new("cvTensor *")
+        # The torch bridge's structs, with the fields that never change on its two paths written once: CAI v2 with no
+        # stream key (torch's own export) and, for cvcuda.tv, CAI v3 with stream -1.
+        self.torch_cai = ffi.new("cvArrayInterface *", {"structSize": _CAI_SIZE, "version": 2, "streamKind": _ABSENT})
+        self.ready_cai = ffi.new("cvArrayInterface *",
+                                 {"structSize": _CAI_SIZE, "version": 3, "streamKind": _INTEGER, "stream": -1})
 
 
 _scratch = _Scratch()
@@ -102,12 +107,12 @@ def _hold_owner(tensor: "Tensor") -> None:
         raise error_from_status(lib, status)
 
 
-def _adopt_owned(handle) -> "Tensor":
-    """A Tensor for a fresh handle from cvTensorCreate."""
+def _adopt_owned(handle, like=None) -> "Tensor":
+    """A Tensor for a fresh handle from cvTensorCreate; `like`: its Tensor._make_like tuple when already known."""
     tensor = _new_object(Tensor)
     tensor._cv = _gc(handle, _release)
     tensor._info = None
-    tensor._like = None
+    tensor._like = like
     tensor._owner = None
     return tensor
 
@@ -233,11 +238,13 @@ class Tensor:
         return info
 
     def _make_like(self):
-        """(ndim, shape, dtype, layout) as cvTensorCreate arguments, for operators that allocate their output."""
+        """(ndim, shape, dtype, layout, owner) with the first four as cvTensorCreate arguments, for operators that
+        allocate their output; new_like gives the output the same tuple."""
         info = self._info or self._get_info()
         layout = ffi.string(info.layout)
-        # info.shape is passed as the shape array itself (no copy): self._info keeps the struct alive with the tensor.
-        self._like = (info.ndim, info.shape, info.dtype, layout or _NULL)
+        # info.shape is passed as the shape array itself (no copy), a view into the struct, which cffi does not keep
+        # alive for it: the tuple holds the struct, so the shape stays valid wherever the tuple goes.
+        self._like = (info.ndim, info.shape, info.dtype, layout or _NULL, info)
         return self._like
 
     @property
@@ -757,10 +764,8 @@ def _wrap_torch(t: Any, layout: Any, ready: bool = False) -> "Tensor":
     pointer = t.data_ptr()
     strides = None if t.is_contiguous() else [s * itemsize for s in t.stride()]
     scratch = _scratch
-    cai = scratch.cai
-    cai.version = 3 if ready else 2  # torch itself exports v2: no stream key, so the producer stream is unknown
+    cai = scratch.ready_cai if ready else scratch.torch_cai  # torch itself exports v2: the producer stream is unknown
     cai.data = pointer
-    cai.readonly = 0
     cai.ndim = n
     cai.shape[0:n] = shape
     if strides is None:
@@ -770,11 +775,6 @@ def _wrap_torch(t: Any, layout: Any, ready: bool = False) -> "Tensor":
         cai.hasStrides = 1
     cai.typestr = typestr
     cai.dtype = dtype
-    if ready:
-        cai.streamKind = _INTEGER
-        cai.stream = -1
-    else:
-        cai.streamKind = _ABSENT
     out = scratch.tensor
     status = _wrap(cai, layout_arg, out)
     if status:
