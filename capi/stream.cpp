@@ -36,7 +36,8 @@ cvStatus cvStreamCreateOnDevice(int32_t device, void **cudaStream, cvStream *out
         capi::requireOut(out, "out");
         requireDeviceIndex(device, "device");
         Ref<Stream> s = Stream::create(device);
-        void *handle = s->handle();
+        // The raw handle only when asked for: a stream whose handle nobody got stays known idle (core/stream.cpp).
+        void *handle = cudaStream != nullptr ? s->handle() : nullptr;
         *out = capi::newHandle<cvStream>(std::move(s));
         if (cudaStream != nullptr) *cudaStream = handle;
     });

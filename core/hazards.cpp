@@ -306,7 +306,7 @@ void collectReady(const Stream *stream) {
             for (const auto &entry : q.queues) keys.push_back(entry.first);
             for (cudaStream_t key : keys) drainQueue(q, key, ready);
         } else {
-            drainQueue(q, stream->handle(), ready);
+            drainQueue(q, stream->identity(), ready);
             if (!q.queues.empty()) {
                 auto other = q.queues.begin();
                 std::advance(other, static_cast<std::ptrdiff_t>(q.rotation++ % q.queues.size()));
@@ -540,7 +540,7 @@ void retire(Tensor &tensor) noexcept {
         std::vector<Pending> pending;
         if (needPending)
             for (const Access &a : accesses)
-                if (!a.event->knownDone(*a.stream)) pending.push_back({a.stream->handle(), a.event});
+                if (!a.event->knownDone(*a.stream)) pending.push_back({a.stream->identity(), a.event});
         if (tensor.ownsMemory() && held) {
             DeviceGuard guard(tensor.device);
             // Stream-ordered free, with no need to know whether the work has finished: on the one stream that used the
@@ -588,7 +588,7 @@ int deviceOf(Tensor &tensor) {
 
 bool isCapturing(const Stream &stream) {
     cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
-    checkCuda(cudaStreamIsCapturing(stream.handle(), &capture), "cudaStreamIsCapturing");
+    checkCuda(cudaStreamIsCapturing(stream.identity(), &capture), "cudaStreamIsCapturing");
     return capture != cudaStreamCaptureStatusNone;
 }
 

@@ -1,4 +1,4 @@
-// Strided element copies over a RowView (kernels/common/view.hpp): what crop and the general case of reformat run.
+// Element copies over a RowView (kernels/common/view.hpp): what crop and the general case of reformat run.
 #pragma once
 
 #include "common/view.hpp"
@@ -8,8 +8,12 @@
 
 namespace cvk {
 
-// Enqueues dst = src over the view, elements of itemSize bytes (1, 2, 4 or 8; cudaErrorInvalidValue otherwise).
-// 16-byte vectors where both sides allow them (rows.cuh). Never blocks the host.
+// Whether launchCopy moves the view's rows as contiguous byte spans (the elements of a row adjacent on both sides),
+// in aligned 16-byte vectors whatever the alignment of either side; otherwise element by element.
+bool copyRowsContiguous(const RowView &v, int32_t itemSize);
+
+// Enqueues dst = src over the view, elements of itemSize bytes (1, 2, 4 or 8; cudaErrorInvalidValue otherwise for
+// rows that are not contiguous). Never blocks the host.
 cudaError_t launchCopy(const RowView &v, int32_t itemSize, cudaStream_t stream);
 
 } // namespace cvk

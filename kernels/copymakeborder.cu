@@ -1,16 +1,14 @@
 // copymakeborder: dst = src padded with a border (OpenCV's copyMakeBorder). Two paths:
 // - Chunks: dst C-contiguous and 16-byte aligned, src pixels packed (channels then pixels contiguous within a row).
-//   dst is one flat run of bytes; each thread writes up to four aligned 16-byte vectors. A vector inside a row's copy of a
-//   src row reads that row as aligned 32-bit words funnel-shifted into place (or one 16-byte vector when aligned),
-//   so that the interior needs no byte moves whatever `left` does to the alignment; a vector of a constant row is
-//   the constant pixel's pattern, funnel-shifted the same way from shared memory; the few vectors that mix border and
-//   image bytes, run into the next row or end the tensor are assembled byte by byte.
+//   Each dst row is a shifted span (common/warp_tile.cuh): its interior copies the src row in aligned 16-byte
+//   vectors whatever `left` does to the alignment; border bytes are the constant pixel's pattern, funnel-shifted from
+//   shared memory, or (other modes) src pixels mapped byte by byte, merged into the few vectors at a row's ends.
 // - Generic: one element per thread, any strides.
 #include "copymakeborder.hpp"
 
 #include "common/dispatch.cuh"
 #include "common/launch.cuh"
-#include "common/vector_io.cuh"
+#include "common/warp_tile.cuh"
 
 namespace cvk {
 namespace {
@@ -74,155 +72,76 @@ __device__ __forceinline__ int32_t borderIndex32(int32_t p, int32_t len, BorderK
 constexpr int kPatternBytes = 96;
 constexpr int kPatternWords = kPatternBytes / 4;
 
-union Chunk {
-    uint4 v;
-    uint32_t w[4];
-    unsigned char b[16];
-};
+// Dst bytes o .. o + 15 of a row outside [lo, hi) as the src pixels borderIndex32 maps them onto (0 elsewhere). Not
+// inlined: only the blocks at a row's ends call it, so one copy of its code serves every call site.
+__device__ __noinline__ uint4 mappedBorder(const char *srcRow, int64_t o, uint32_t rowBytes, uint32_t lo, uint32_t hi,
+                                           uint32_t pixelBytes, int32_t w, int32_t left, int64_t pixelStride, BorderKind kind) {
+    uint64_t lo8 = 0, hi8 = 0; // bytes 0-7 and 8-15
+#pragma unroll 1
+    for (int j = 0; j < 16; ++j) { // a loop, not 16 inlined copies of borderIndex32's divisions
+        const int64_t at = o + j;
+        if (at < 0 || at >= rowBytes || (at >= lo && at < hi)) continue;
+        const uint32_t x = static_cast<uint32_t>(at) / pixelBytes, k = static_cast<uint32_t>(at) - x * pixelBytes;
+        const int32_t sx = borderIndex32(static_cast<int32_t>(x) - left, w, kind);
+        const uint64_t byte = static_cast<unsigned char>(srcRow[int64_t(sx) * pixelStride + k]);
+        if (j < 8) lo8 |= byte << (8 * j);
+        else hi8 |= byte << (8 * (j - 8));
+    }
+    return make_uint4(static_cast<uint32_t>(lo8), static_cast<uint32_t>(lo8 >> 32), static_cast<uint32_t>(hi8),
+                      static_cast<uint32_t>(hi8 >> 32));
+}
 
-// The chunk path's view: dst rows of rowBytes (< 2^31) bytes, rows (< 2^31) of them, one flat run.
-struct ChunkArgs {
+// The chunk path's rows (common/warp_tile.cuh): dst row r (< 2^31 of them, rowBytes < 2^31) is one span whose bytes
+// [interiorLo, interiorHi) copy its src row, the rest the border.
+struct BorderRows {
     CopyMakeBorderParams p;
     uint32_t pixelBytes, rowBytes;
-    int64_t rows, totalBytes;
     uint32_t interiorLo, interiorHi; // bytes of a dst row that copy a src row
     uint32_t pattern[kPatternWords];
+
+    static __device__ __forceinline__ uint32_t *patternWords() {
+        __shared__ uint32_t words[kPatternWords];
+        return words;
+    }
+    __device__ __forceinline__ void prepare() const {
+        if (threadIdx.x < kPatternWords) patternWords()[threadIdx.x] = pattern[threadIdx.x];
+        __syncthreads();
+    }
+
+    // The src row that dst row r copies, or nullptr for a constant row.
+    __device__ __forceinline__ const char *srcRowOf(int64_t r) const {
+        const uint32_t dh = static_cast<uint32_t>(p.dst.shape[kH]);
+        const uint32_t n = static_cast<uint32_t>(r) / dh, y = static_cast<uint32_t>(r) - n * dh;
+        if (p.src.shape[kH] == 0 || p.src.shape[kW] == 0) return nullptr;
+        const int32_t sy = borderIndex32(static_cast<int32_t>(y) - static_cast<int32_t>(p.top),
+                                         static_cast<int32_t>(p.src.shape[kH]), p.kind);
+        return sy < 0 ? nullptr : p.src.data + int64_t(n) * p.src.stride[kN] + int64_t(sy) * p.src.stride[kH];
+    }
+
+    __device__ __forceinline__ RowSpan span(int64_t r) const {
+        const uintptr_t row = reinterpret_cast<uintptr_t>(p.dst.data) + static_cast<uintptr_t>(r) * rowBytes;
+        const char *src = srcRowOf(r);
+        return src ? rowSpan(row, rowBytes, interiorLo, interiorHi, reinterpret_cast<uintptr_t>(src))
+                   : rowSpan(row, rowBytes, 0, 0, row); // no src bytes; src = row keeps the shift 0
+    }
+
+    // Dst bytes o .. o + 15 of a row (o > -16) where they are border: the constant pattern, or src pixels mapped by
+    // borderIndex32 (only the few blocks at a row's ends come here).
+    __device__ __forceinline__ uint4 border(const RowSpan &s, int64_t o) const {
+        if (p.kind == BorderKind::Constant || s.lo == s.hi) {
+            const uint32_t *words = patternWords();
+            const uint32_t phase = static_cast<uint32_t>(o + kPatternBytes) % kPatternBytes; // o > -16, row bytes < 2^31
+            const uint32_t wi = phase >> 2, bits = (phase & 3) * 8;
+            uint32_t w[4];
+#pragma unroll
+            for (int j = 0; j < 4; ++j)
+                w[j] = funnelRight(words[(wi + j) % kPatternWords], words[(wi + j + 1) % kPatternWords], bits);
+            return make_uint4(w[0], w[1], w[2], w[3]);
+        }
+        return mappedBorder(reinterpret_cast<const char *>(s.src), o, rowBytes, interiorLo, interiorHi, pixelBytes,
+                            static_cast<int32_t>(p.src.shape[kW]), static_cast<int32_t>(p.left), p.src.stride[kW], p.kind);
+    }
 };
-
-// The src row that dst row r (< 2^31) copies, or nullptr for a constant row.
-__device__ __forceinline__ const char *srcRowOf(const ChunkArgs &a, int64_t r) {
-    const CopyMakeBorderParams &p = a.p;
-    const uint32_t dh = static_cast<uint32_t>(p.dst.shape[kH]);
-    const uint32_t n = static_cast<uint32_t>(r) / dh, y = static_cast<uint32_t>(r) - n * dh;
-    if (p.src.shape[kH] == 0 || p.src.shape[kW] == 0) return nullptr;
-    const int32_t sy = borderIndex32(static_cast<int32_t>(y) - static_cast<int32_t>(p.top),
-                                     static_cast<int32_t>(p.src.shape[kH]), p.kind);
-    return sy < 0 ? nullptr : p.src.data + int64_t(n) * p.src.stride[kN] + int64_t(sy) * p.src.stride[kH];
-}
-
-// Bytes i0 <= i < i1 of a vector: bytes o, o + 1, ... of a dst row whose src row is srcRow (nullptr: constant row),
-// walked pixel by pixel (no division per byte). The loop is unrolled so that `out` stays in registers.
-__device__ __forceinline__ void assemble(Chunk &out, int i0, int i1, uint32_t o, const char *srcRow, const ChunkArgs &a,
-                                         const unsigned char *pattern) {
-    const CopyMakeBorderParams &p = a.p;
-    const int32_t w = static_cast<int32_t>(p.src.shape[kW]), left = static_cast<int32_t>(p.left);
-    uint32_t x = o / a.pixelBytes, k = o - x * a.pixelBytes, phase = o % kPatternBytes;
-    int32_t sx = srcRow ? borderIndex32(static_cast<int32_t>(x) - left, w, p.kind) : -1;
-#pragma unroll
-    for (int i = 0; i < 16; ++i) {
-        if (i < i0 || i >= i1) continue;
-        out.b[i] = sx < 0 ? pattern[phase]
-                          : *reinterpret_cast<const unsigned char *>(srcRow + int64_t(sx) * p.src.stride[kW] + k);
-        if (++phase == kPatternBytes) phase = 0;
-        if (++k == a.pixelBytes) {
-            k = 0;
-            ++x;
-            sx = srcRow ? borderIndex32(static_cast<int32_t>(x) - left, w, p.kind) : -1;
-        }
-    }
-}
-
-// Vector at byte b of dst (o = b - the row's first byte) when it is not a plain aligned copy of a src vector:
-// a run into the next rows (or the tensor's end), a constant row, a funnel-shifted interior copy, or mixed bytes.
-// Writes it (bytes past the tensor's end are never written).
-__device__ __forceinline__ void chunkSlow(const ChunkArgs &a, int64_t r, int64_t b, uint32_t o, const char *srcRow,
-                                          const uint32_t *patternWords) {
-    const unsigned char *pattern = reinterpret_cast<const unsigned char *>(patternWords);
-    char *d = a.p.dst.data + b;
-    Chunk out;
-    out.v = make_uint4(0, 0, 0, 0);
-    if (o + 16 > a.rowBytes) {
-        // Runs into the following row(s), or ends the tensor: row by row.
-        int i = 0;
-        uint32_t oi = o;
-        for (int64_t rr = r; i < 16 && rr < a.rows; ++rr, oi = 0) {
-            const int32_t take = static_cast<int32_t>(a.rowBytes - oi) < 16 - i ? static_cast<int32_t>(a.rowBytes - oi)
-                                                                              : 16 - i;
-            assemble(out, i, i + take, oi, rr == r ? srcRow : srcRowOf(a, rr), a, pattern);
-            i += take;
-        }
-        if (b + 16 <= a.totalBytes) {
-            storeBytes<16>(d, out.v);
-        } else {
-#pragma unroll
-            for (int j = 0; j < 16; ++j)
-                if (b + j < a.totalBytes) d[j] = static_cast<char>(out.b[j]);
-        }
-        return;
-    }
-    if (srcRow == nullptr) {
-        // A constant row: the pattern from byte o % 96 on.
-        const uint32_t s = o % kPatternBytes, wi = s >> 2, shift = (s & 3) * 8;
-#pragma unroll
-        for (int j = 0; j < 4; ++j)
-            out.w[j] = __funnelshift_r(patternWords[(wi + j) % kPatternWords], patternWords[(wi + j + 1) % kPatternWords],
-                                       shift);
-        storeBytes<16>(d, out.v);
-        return;
-    }
-    bool done = false;
-    if (o >= a.interiorLo && o + 16 <= a.interiorHi) {
-        const char *s = srcRow + (o - a.interiorLo);
-        const uintptr_t addr = reinterpret_cast<uintptr_t>(s);
-        const char *base = reinterpret_cast<const char *>(addr & ~uintptr_t(3));
-        if (base >= srcRow && base + 20 <= srcRow + (a.interiorHi - a.interiorLo)) {
-            const uint32_t shift = static_cast<uint32_t>(addr & 3) * 8;
-            const uint32_t *words = reinterpret_cast<const uint32_t *>(base);
-            uint32_t v[5];
-#pragma unroll
-            for (int j = 0; j < 5; ++j) v[j] = words[j];
-#pragma unroll
-            for (int j = 0; j < 4; ++j) out.w[j] = __funnelshift_r(v[j], v[j + 1], shift);
-            done = true;
-        }
-    }
-    // Border and image bytes mixed (or the first/last vector of a row copy): pixel by pixel.
-    if (!done) assemble(out, 0, 16, o, srcRow, a, pattern);
-    storeBytes<16>(d, out.v);
-}
-
-// Threads along x take the 16-byte vectors that START in dst row r (a vector that runs into the next rows belongs to
-// the row it starts in); threads along y take rows. A thread takes up to kChunkUnits vectors of a block tile, vector
-// j of thread x being tile vector j * blockDim.x + x (coalesced), and issues the loads of those that copy an aligned
-// src vector (the interior of an aligned image) before any store, so that several loads are in flight; the others go
-// through chunkSlow. No 64-bit division anywhere, none per vector on the hot paths.
-constexpr int kChunkUnits = 4;
-__global__ void __launch_bounds__(kBlockThreads, kMinBlocks) chunkKernel(ChunkArgs a, int unitsPerThread) {
-    __shared__ uint32_t patternWords[kPatternWords];
-    const int tid = threadIdx.y * blockDim.x + threadIdx.x;
-    if (tid < kPatternWords) patternWords[tid] = a.pattern[tid];
-    __syncthreads();
-    const int64_t tile = static_cast<int64_t>(blockDim.x) * unitsPerThread;
-    for (int64_t r = static_cast<int64_t>(blockIdx.y) * blockDim.y + threadIdx.y; r < a.rows;
-         r += static_cast<int64_t>(gridDim.y) * blockDim.y) {
-        const int64_t g0 = r * a.rowBytes;
-        const int64_t q0 = (g0 + 15) >> 4, q1 = (g0 + a.rowBytes + 15) >> 4;
-        const char *srcRow = srcRowOf(a, r);
-        for (int64_t t0 = q0 + static_cast<int64_t>(blockIdx.x) * tile + threadIdx.x; t0 < q1;
-             t0 += static_cast<int64_t>(gridDim.x) * tile) {
-            uint4 v[kChunkUnits];
-            bool fast[kChunkUnits];
-#pragma unroll
-            for (int j = 0; j < kChunkUnits; ++j) {
-                const int64_t q = t0 + j * static_cast<int64_t>(blockDim.x);
-                const uint32_t o = static_cast<uint32_t>(q * 16 - g0);
-                fast[j] = j < unitsPerThread && q < q1 && srcRow != nullptr && o >= a.interiorLo && o + 16 <= a.interiorHi;
-                if (fast[j]) {
-                    const char *s = srcRow + (o - a.interiorLo);
-                    fast[j] = (reinterpret_cast<uintptr_t>(s) & 15) == 0;
-                    if (fast[j]) v[j] = loadBytes<16>(s);
-                }
-            }
-#pragma unroll
-            for (int j = 0; j < kChunkUnits; ++j) {
-                const int64_t q = t0 + j * static_cast<int64_t>(blockDim.x);
-                if (j >= unitsPerThread || q >= q1) break;
-                if (fast[j]) storeBytes<16>(a.p.dst.data + q * 16, v[j]);
-                else chunkSlow(a, r, q * 16, static_cast<uint32_t>(q * 16 - g0), srcRow, patternWords);
-            }
-        }
-    }
-}
 
 template <class T> __global__ void __launch_bounds__(kBlockThreads) genericKernel(CopyMakeBorderParams p, int64_t rows) {
     const int64_t c = p.dst.shape[kC], units = p.dst.shape[kW] * c, dh = p.dst.shape[kH];
@@ -275,21 +194,15 @@ cudaError_t launchCopyMakeBorder(const CopyMakeBorderParams &p, cudaStream_t str
     const int64_t rows = p.dst.shape[kN] * p.dst.shape[kH];
     if (rows == 0 || p.dst.shape[kW] == 0) return cudaSuccess;
     if (copyMakeBorderPath(p) == CopyMakeBorderPath::Chunks) {
-        ChunkArgs a{};
+        BorderRows a{};
         a.p = p;
         a.pixelBytes = static_cast<uint32_t>(p.dst.shape[kC] * p.elemSize);
         a.rowBytes = static_cast<uint32_t>(p.dst.shape[kW] * a.pixelBytes);
-        a.rows = rows;
-        a.totalBytes = rows * a.rowBytes;
         a.interiorLo = static_cast<uint32_t>(p.left * a.pixelBytes);
         a.interiorHi = static_cast<uint32_t>((p.left + p.src.shape[kW]) * a.pixelBytes);
         unsigned char *pattern = reinterpret_cast<unsigned char *>(a.pattern);
         for (int i = 0; i < kPatternBytes; ++i) pattern[i] = p.value[i % a.pixelBytes];
-        const int64_t vectors = ceilDiv(a.rowBytes, 16) + 1; // per row, at most
-        const int u = vectors * rows / kChunkUnits >= kFillThreads ? kChunkUnits : 1;
-        const RowLaunch l = rowLaunch(ceilDiv(vectors, u), rows);
-        chunkKernel<<<l.grid, l.block, 0, stream>>>(a, u);
-        return cudaGetLastError();
+        return launchSpanRows(a, rows, spanBlocksPerRow(a.rowBytes, a.rowBytes % 16 == 0), stream);
     }
     const RowLaunch l = rowLaunch(p.dst.shape[kW] * p.dst.shape[kC], rows);
     const bool known = visitBySize(p.elemSize, [&](auto tag) {
@@ -301,7 +214,7 @@ cudaError_t launchCopyMakeBorder(const CopyMakeBorderParams &p, cudaStream_t str
 
 cudaError_t preloadCopyMakeBorderKernels() {
     cudaFuncAttributes attr;
-    cudaError_t e = cudaFuncGetAttributes(&attr, chunkKernel);
+    cudaError_t e = cudaFuncGetAttributes(&attr, spanRowsKernel<kSpanUnits, BorderRows, CopyTile>);
     if (e == cudaSuccess) e = cudaFuncGetAttributes(&attr, genericKernel<uint8_t>);
     if (e == cudaSuccess) e = cudaFuncGetAttributes(&attr, genericKernel<uint16_t>);
     if (e == cudaSuccess) e = cudaFuncGetAttributes(&attr, genericKernel<uint32_t>);

@@ -1,5 +1,5 @@
 // cvtcolor: colour conversions (OpenCV's cvtColor definitions).
-// - RGB <-> BGR on aligned packed rows: whole 16-byte vectors on both sides (swap3Kernel).
+// - RGB <-> BGR on packed rows at the same 16-byte offset on both sides: warp tiles of 16-byte blocks (Swap3Tile).
 // - Other RGB-family codes (swap, alpha, gray): a thread converts P pixels. When both tensors are C-contiguous and
 //   16-byte aligned they are one flat run of pixels and the thread moves its P * channels elements as whole 16-byte
 //   vectors on both sides (P is the smallest pixel count that fills whole vectors on both sides); when only each row
@@ -10,6 +10,8 @@
 #include "common/launch.cuh"
 #include "common/saturate.cuh"
 #include "common/vector_io.cuh"
+#include "common/warp_tile.cuh"
+#include "cvtcolor_swap.cuh"
 
 #include <cuda_fp16.h>
 
@@ -134,96 +136,59 @@ __global__ void __launch_bounds__(kBlockThreads) rgbKernel(CvtColorParams p, int
     }
 }
 
-// RGB <-> BGR (3 channels in and out, 0 and 2 swapped) on packed rows whose starts are 16-byte aligned. A thread
-// writes whole 16-byte vectors of dst at the same offsets as the 16-byte vectors of src it reads (both sides
-// coalesced, unlike P whole pixels per thread, whose 48-byte runs make every store instruction of a warp write
-// partial sectors), plus kE words either side for the pixels the vector's edges cut (the neighbours' loads bring
-// those lines into L1). Element i of the vector comes from element i + 2 - 2k of the window, k its channel; the
-// vector's first channel (its phase) is one of three: the three shuffles are compile-time register moves and a select
-// picks one, so lanes of different phase do not diverge. A vector whose window leaves its row goes element by
-// element. Up to kSwapUnits vectors per thread, all loaded before the first store (as the row engine, rows.cuh).
-constexpr int kSwapUnits = 2;
-template <class T> struct Swap3 {
-    static constexpr int kN = 16 / sizeof(T);              // elements per vector
-    static constexpr int kE = (2 * int(sizeof(T)) + 3) / 4; // window words either side (two elements)
-    static constexpr int kPad = kE * 4 / int(sizeof(T));   // window elements either side
-    union Window {
-        uint32_t w[4 + 2 * kE];
-        T e[kN + 2 * kPad];
-    };
-    union Vec {
-        uint4 v;
-        T e[kN];
-    };
-    template <int Phase> static __device__ __forceinline__ uint4 shuffle(const Window &win) {
-        Vec o;
-#pragma unroll
-        for (int i = 0; i < kN; ++i) {
-            const int k = (Phase + i) % 3;
-            o.e[i] = win.e[kPad + i + 2 - 2 * k];
-        }
-        return o.v;
-    }
-};
-
-template <class T>
-__global__ void __launch_bounds__(kBlockThreads, kMinBlocks) swap3Kernel(CvtColorParams p, int64_t rows, int64_t h,
-                                                                      int64_t rowElems, int unitsPerThread) {
-    using S = Swap3<T>;
-    const int64_t rowBytes = rowElems * int64_t(sizeof(T));
-    const int64_t units = ceilDiv(rowElems, S::kN);
-    const int64_t tile = static_cast<int64_t>(blockDim.x) * unitsPerThread;
-    for (int64_t r = static_cast<int64_t>(blockIdx.y) * blockDim.y + threadIdx.y; r < rows;
-         r += static_cast<int64_t>(gridDim.y) * blockDim.y) {
+// RGB <-> BGR (3 channels in and out, 0 and 2 swapped) on packed rows whose src and dst starts lie at the same offset
+// from a 16-byte boundary, as warp tiles of 16-byte blocks (common/warp_tile.cuh): a lane writes dst block i from
+// src block i at the same offset (both sides coalesced, unlike P whole pixels per thread, whose 48-byte runs make
+// every store instruction of a warp write partial sectors), with the words of blocks i - 1 and i + 1 that the
+// block's edge pixels need taken from the neighbouring lanes (each src byte is read from memory once), permuted by
+// Swap3Block (cvtcolor_swap.cuh). Blocks at a row's ends move only their bytes inside the row (span.cuh).
+// Rows of rowBytes bytes; row r is image r / h, row r % h (one flat row of a contiguous pair: h = 1).
+struct SwapRows {
+    CvtColorParams p;
+    int64_t h, rowBytes;
+    __device__ __forceinline__ RowSpan span(int64_t r) const {
         int64_t y;
         const int64_t n = divmod(r, h, y);
         const char *s = p.src.data + n * p.src.stride[kN] + y * p.src.stride[kH];
         char *d = p.dst.data + n * p.dst.stride[kN] + y * p.dst.stride[kH];
-        for (int64_t q0 = static_cast<int64_t>(blockIdx.x) * tile + threadIdx.x; q0 < units;
-             q0 += static_cast<int64_t>(gridDim.x) * tile) {
-            typename S::Window win[kSwapUnits];
-            bool fast[kSwapUnits];
+        return rowSpan(reinterpret_cast<uintptr_t>(d), rowBytes, 0, rowBytes, reinterpret_cast<uintptr_t>(s));
+    }
+    // Never called: every byte of a row is converted.
+    __device__ __forceinline__ uint4 border(const RowSpan &, int64_t) const { return make_uint4(0, 0, 0, 0); }
+};
+
+template <class T> struct Swap3Tile {
+    template <int kMaxU, class Rows>
+    static __device__ __forceinline__ void run(const Rows &, const RowSpan &s, int64_t tile, int units, int lane) {
+        using S = Swap3Block<int(sizeof(T))>;
+        constexpr int kElems = 16 / int(sizeof(T)); // per block
+        const int64_t first = tile * kWarpLanes * units;
+        uint4 v[kMaxU];
 #pragma unroll
-            for (int j = 0; j < kSwapUnits; ++j) {
-                const int64_t q = q0 + j * static_cast<int64_t>(blockDim.x);
-                fast[j] = j < unitsPerThread && q >= 1 && (q + 1) * 16 + 4 * S::kE <= rowBytes;
-                if (fast[j]) {
-                    const uint32_t *w = reinterpret_cast<const uint32_t *>(s + q * 16) - S::kE;
-                    const uint4 v = *reinterpret_cast<const uint4 *>(s + q * 16);
+        for (int j = 0; j < kMaxU; ++j)
+            if (j < units) v[j] = loadSrcBlock(s, first + j * kWarpLanes + lane);
+        const uint4 before = lane == 0 ? loadSrcBlock(s, first - 1) : make_uint4(0, 0, 0, 0);
+        const uint4 after = lane == kWarpLanes - 1 ? loadSrcBlock(s, first + kWarpLanes * units) : make_uint4(0, 0, 0, 0);
+        // The channel of the tile's first element (rows start on a pixel; the offset is > -16 bytes): one 64-bit
+        // remainder per tile, each block's phase then follows in 32 bits.
+        const int64_t e0 = blockOffset(s, first) / int64_t(sizeof(T));
+        const int tilePhase = static_cast<int>((e0 % 3 + 3) % 3);
 #pragma unroll
-                    for (int e = 0; e < S::kE; ++e) win[j].w[e] = w[e], win[j].w[S::kE + 4 + e] = w[S::kE + 4 + e];
-                    win[j].w[S::kE] = v.x, win[j].w[S::kE + 1] = v.y, win[j].w[S::kE + 2] = v.z, win[j].w[S::kE + 3] = v.w;
-                }
-            }
+        for (int j = 0; j < kMaxU; ++j) {
+            if (j >= units) break;
+            const int64_t i = first + j * kWarpLanes + lane;
+            uint32_t prev[S::kE], next[S::kE], w[S::kWords];
+            prevWords<S::kE>(v, j, before, lane, prev);
+            nextWords<S::kE>(v, j, units, after, lane, next);
 #pragma unroll
-            for (int j = 0; j < kSwapUnits; ++j) {
-                const int64_t q = q0 + j * static_cast<int64_t>(blockDim.x);
-                if (j >= unitsPerThread || q >= units) break;
-                if (fast[j]) {
-                    int64_t phase;
-                    divmod(q * S::kN, 3, phase);
-                    const uint4 a = S::template shuffle<0>(win[j]), b = S::template shuffle<1>(win[j]),
-                                c = S::template shuffle<2>(win[j]);
-                    // Word by word, so that the compiler selects instead of branching to three partial stores.
-                    const bool p0 = phase == 0, p1 = phase == 1;
-                    uint4 o;
-                    o.x = p0 ? a.x : p1 ? b.x : c.x;
-                    o.y = p0 ? a.y : p1 ? b.y : c.y;
-                    o.z = p0 ? a.z : p1 ? b.z : c.z;
-                    o.w = p0 ? a.w : p1 ? b.w : c.w;
-                    *reinterpret_cast<uint4 *>(d + q * 16) = o;
-                } else {
-                    const int64_t end = (q + 1) * S::kN < rowElems ? (q + 1) * S::kN : rowElems;
-                    for (int64_t i = q * S::kN; i < end; ++i) {
-                        int64_t k;
-                        divmod(i, 3, k);
-                        reinterpret_cast<T *>(d)[i] = reinterpret_cast<const T *>(s)[i + 2 - 2 * k];
-                    }
-                }
-            }
+            for (int e = 0; e < S::kE; ++e) w[e] = prev[e], w[S::kE + 4 + e] = next[e];
+            w[S::kE] = v[j].x, w[S::kE + 1] = v[j].y, w[S::kE + 2] = v[j].z, w[S::kE + 3] = v[j].w;
+            const int phase = (tilePhase + kElems * (j * kWarpLanes + lane)) % 3;
+            const uint4 o = S::swap(w, phase);
+            storeDstBlock(s, i, o);
         }
     }
-}
+};
 
 bool packedPixels(const View4 &v, int64_t itemSize) {
     return (v.shape[kC] == 1 || v.stride[kC] == itemSize) && (v.shape[kW] <= 1 || v.stride[kW] == v.shape[kC] * itemSize);
@@ -240,13 +205,16 @@ bool rowsAligned(const View4 &v) {
            (v.shape[kN] <= 1 || aligned16(v.stride[kN]));
 }
 
-// The swap kernel over rows of rowElems elements, `rows` of them, h per image.
-template <class T> cudaError_t launchSwap3(const CvtColorParams &p, int64_t rows, int64_t h, int64_t rowElems, cudaStream_t stream) {
-    const int64_t units = ceilDiv(rowElems, Swap3<T>::kN);
-    const int u = units * rows / kSwapUnits >= kFillThreads ? kSwapUnits : 1;
-    const RowLaunch l = rowLaunch(ceilDiv(units, u), rows);
-    swap3Kernel<T><<<l.grid, l.block, 0, stream>>>(p, rows, h, rowElems, u);
-    return cudaGetLastError();
+// Whether src and dst rows start at the same offset from a 16-byte boundary (every row of every image).
+bool rowsCongruent(const View4 &s, const View4 &d) {
+    return aligned16(reinterpret_cast<int64_t>(s.data) - reinterpret_cast<int64_t>(d.data)) &&
+           (s.shape[kH] <= 1 || aligned16(s.stride[kH] - d.stride[kH])) && (s.shape[kN] <= 1 || aligned16(s.stride[kN] - d.stride[kN]));
+}
+
+// The swap over `rows` rows of rowBytes bytes, h per image.
+template <class T>
+cudaError_t launchSwap3(const CvtColorParams &p, int64_t rows, int64_t h, int64_t rowBytes, bool rowStartsAligned, cudaStream_t stream) {
+    return launchSpanRows<Swap3Tile<T>>(SwapRows{p, h, rowBytes}, rows, spanBlocksPerRow(rowBytes, rowStartsAligned), stream);
 }
 
 template <class T, int SC, int DC> cudaError_t launchRgb(const CvtColorParams &p, cudaStream_t stream) {
@@ -256,8 +224,9 @@ template <class T, int SC, int DC> cudaError_t launchRgb(const CvtColorParams &p
     const bool flat = packed && contiguous(p.src, size) && contiguous(p.dst, size) &&
                       aligned16(reinterpret_cast<int64_t>(p.src.data)) && aligned16(reinterpret_cast<int64_t>(p.dst.data));
     if (SC == 3 && DC == 3 && p.op == ColorOp::Permute && p.map[0] == 2 && p.map[2] == 0) {
-        if (flat) return launchSwap3<T>(p, 1, 1, p.n * p.h * p.w * 3, stream);
-        if (packed && rowsAligned(p.src) && rowsAligned(p.dst)) return launchSwap3<T>(p, p.n * p.h, p.h, p.w * 3, stream);
+        if (flat) return launchSwap3<T>(p, 1, 1, p.n * p.h * p.w * 3 * size, true, stream);
+        if (packed && rowsCongruent(p.src, p.dst))
+            return launchSwap3<T>(p, p.n * p.h, p.h, p.w * 3 * size, rowsAligned(p.dst), stream);
     }
     if (flat) {
         // One flat row of every pixel.
@@ -361,7 +330,7 @@ template <int SC> __global__ void __launch_bounds__(kBlockThreads) yuvEncodeKern
 template <class T, int SC, int DC> cudaError_t preloadRgb() {
     cudaFuncAttributes attr;
     cudaError_t e = cudaFuncGetAttributes(&attr, rgbKernel<T, SC, DC, vectorPixels<T, SC, DC>(), true>);
-    if (e == cudaSuccess && SC == 3 && DC == 3) e = cudaFuncGetAttributes(&attr, swap3Kernel<T>);
+    if (e == cudaSuccess && SC == 3 && DC == 3) e = cudaFuncGetAttributes(&attr, spanRowsKernel<kSpanUnits, SwapRows, Swap3Tile<T>>);
     return e != cudaSuccess ? e : cudaFuncGetAttributes(&attr, rgbKernel<T, SC, DC, 1, false>);
 }
 

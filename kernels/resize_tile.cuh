@@ -11,6 +11,7 @@
 // the threads of a warp read distinct banks in both.
 #pragma once
 
+#include "common/register_bytes.cuh"
 #include "resize_filters.cuh"
 
 #include <cstdint>
@@ -89,15 +90,6 @@ CVK_TILE_HD Span tileCols(const Mapping &m, int32_t d0, int32_t n) {
 }
 
 // ------------------------------------------------------------------------------------------ word/byte helpers
-
-// The 4 bytes starting at byte `shift / 8` of the little-endian pair (lo, hi).
-CVK_TILE_HD uint32_t funnelRight(uint32_t lo, uint32_t hi, uint32_t shift) {
-#ifdef __CUDA_ARCH__
-    return __funnelshift_r(lo, hi, shift);
-#else
-    return static_cast<uint32_t>(((uint64_t(hi) << 32) | lo) >> (shift & 31));
-#endif
-}
 
 CVK_TILE_HD int32_t byteOf(uint32_t w, int c) { return static_cast<int32_t>((w >> (8 * c)) & 0xffu); }
 

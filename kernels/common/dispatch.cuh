@@ -33,6 +33,8 @@ template <class F> bool visitArithmetic(cvDataType dtype, F &&f) {
     case CV_DTYPE_UINT32:
     case CV_DTYPE_UINT64:
     case CV_DTYPE_INT64:
+    case CV_DTYPE_COMPLEX64:
+    case CV_DTYPE_COMPLEX128:
     case CV_DTYPE_FORCE_32BIT: return false;
     }
     return false;

@@ -28,14 +28,11 @@ template <class In, class Out> __host__ __device__ constexpr int rowVectorElems(
 }
 
 // Units per thread at most. Larger U keeps more bytes in flight; a launch too small to fill the GPU several times
-// over takes U = 1 instead, so that it still spreads over every multiprocessor. An Op that computes per element
-// (anything but a pure move, IsMove) holds at most 16 elements per thread: more made ptxas spill (u8 -> u8
-// convertto at 64 elements spilled 188 bytes under the 64-register cap).
+// over takes U = 1 instead, so that it still spreads over every multiprocessor. A thread holds at most 16 elements:
+// more made ptxas spill (u8 -> u8 convertto at 64 elements spilled 188 bytes under the 64-register cap, and so did a
+// u8 copy, whose 64 one-byte elements took 348 bytes of spills; copies of contiguous rows take warp_tile.cuh instead).
 constexpr int kRowUnits = 4;
-template <class Op> struct IsMove : std::false_type {};
-template <int V, class Op> __host__ __device__ constexpr int rowMaxUnits() {
-    return IsMove<Op>::value || V <= 16 / kRowUnits ? kRowUnits : V >= 16 ? 1 : 16 / V;
-}
+template <int V> __host__ __device__ constexpr int rowMaxUnits() { return V <= 16 / kRowUnits ? kRowUnits : V >= 16 ? 1 : 16 / V; }
 
 inline int rowUnitsPerThread(int64_t unitsPerRow, int64_t rows, int maxUnits) {
     const int64_t total = unitsPerRow * rows;
@@ -61,9 +58,18 @@ template <class Op> struct HasPrepare<Op, std::void_t<decltype(std::declval<Op &
 
 // The block's part of the walk, for kernels that wrap it (e.g. with __grid_constant__ parameters an Op points into).
 // `unitsPerThread` is the launch's U (rowUnitsPerThread); the grid's x extent covers ceil(units / (U * blockDim.x)).
+// Row r's index in the view's row dims (dims of extent 1 need no division, e.g. a crop of one image batch).
+__device__ __forceinline__ void rowIndex(const RowView &v, int64_t r, int64_t &r0, int64_t &r1, int64_t &r2) {
+    r0 = 0, r1 = 0, r2 = r;
+    if (v.rows[0] * v.rows[1] > 1) {
+        const int64_t t = divmod(r, v.rows[2], r2);
+        r0 = divmod(t, v.rows[1], r1);
+    }
+}
+
 template <class In, class Out, int V, bool Vector, class Op>
 __device__ __forceinline__ void rowsBody(const RowView &v, Op op, int unitsPerThread) {
-    constexpr int kMaxU = rowMaxUnits<V, Op>();
+    constexpr int kMaxU = rowMaxUnits<V>();
     if constexpr (HasPrepare<Op>::value) op.prepare();
     const bool channelInner = Op::kChannel && v.channelRow < 0 && v.channels > 1;
     const int64_t rows = v.rows[0] * v.rows[1] * v.rows[2];
@@ -75,11 +81,8 @@ __device__ __forceinline__ void rowsBody(const RowView &v, Op op, int unitsPerTh
     const int chStep = channelInner ? static_cast<int>((static_cast<int64_t>(blockDim.x) * V) % v.channels) : 0;
     for (int64_t r = static_cast<int64_t>(blockIdx.y) * blockDim.y + threadIdx.y; r < rows;
          r += static_cast<int64_t>(gridDim.y) * blockDim.y) {
-        int64_t r0 = 0, r1 = 0, r2 = r; // row dims of extent 1 need no division (e.g. a crop of one image batch)
-        if (v.rows[0] * v.rows[1] > 1) {
-            const int64_t t = divmod(r, v.rows[2], r2);
-            r0 = divmod(t, v.rows[1], r1);
-        }
+        int64_t r0, r1, r2;
+        rowIndex(v, r, r0, r1, r2);
         int64_t rowChannel = 0;
         if (Op::kChannel && v.channelRow >= 0) divmod(v.channelRow == 2 ? r2 : v.channelRow == 1 ? r1 : r0, v.channels, rowChannel);
         const char *s = v.src + r0 * v.srcRow[0] + r1 * v.srcRow[1] + r2 * v.srcRow[2];
@@ -142,9 +145,20 @@ template <class In, class Out, class Op> RowPlan rowPlan(const RowView &v) {
     RowPlan p;
     p.vector = rowsVectorizable(v, sizeof(In), sizeof(Out));
     const int64_t units = p.vector ? ceilDiv(v.inner, rowVectorElems<In, Out>()) : v.inner;
-    p.unitsPerThread = rowUnitsPerThread(units, rows, p.vector ? rowMaxUnits<rowVectorElems<In, Out>(), Op>() : rowMaxUnits<1, Op>());
+    p.unitsPerThread = rowUnitsPerThread(units, rows, p.vector ? rowMaxUnits<rowVectorElems<In, Out>()>() : rowMaxUnits<1>());
     p.launch = rowLaunch(ceilDiv(units, p.unitsPerThread), rows);
     return p;
+}
+
+// Enqueues op over the view on `stream` element by element through the strides (the strided path alone, for callers
+// that take another kernel where the vector path would apply); returns the launch status (never blocks the host).
+template <class In, class Out, class Op> cudaError_t launchRowsStrided(const RowView &v, const Op &op, cudaStream_t stream) {
+    const int64_t rows = v.rows[0] * v.rows[1] * v.rows[2];
+    if (rows == 0 || v.inner == 0) return cudaSuccess;
+    const int u = rowUnitsPerThread(v.inner, rows, rowMaxUnits<1>());
+    const RowLaunch l = rowLaunch(ceilDiv(v.inner, u), rows);
+    rowsKernel<In, Out, 1, false><<<l.grid, l.block, 0, stream>>>(v, op, u);
+    return cudaGetLastError();
 }
 
 // Enqueues op over the view on `stream`; returns the launch status (never blocks the host).
@@ -152,18 +166,15 @@ template <class In, class Out, class Op> cudaError_t launchRows(const RowView &v
     const int64_t rows = v.rows[0] * v.rows[1] * v.rows[2];
     if (rows == 0 || v.inner == 0) return cudaSuccess;
     const RowPlan p = rowPlan<In, Out, Op>(v);
-    if (p.vector)
-        rowsKernel<In, Out, rowVectorElems<In, Out>(), true><<<p.launch.grid, p.launch.block, 0, stream>>>(v, op, p.unitsPerThread);
-    else
-        rowsKernel<In, Out, 1, false><<<p.launch.grid, p.launch.block, 0, stream>>>(v, op, p.unitsPerThread);
+    if (!p.vector) return launchRowsStrided<In, Out>(v, op, stream);
+    rowsKernel<In, Out, rowVectorElems<In, Out>(), true><<<p.launch.grid, p.launch.block, 0, stream>>>(v, op, p.unitsPerThread);
     return cudaGetLastError();
 }
 
-// The identity functor: a strided copy of elements (crop, layout changes that cannot use a tiled transpose).
+// The identity functor: a strided copy of elements (crop and layout changes whose rows are not contiguous).
 template <class T> struct CopyOp {
     static constexpr bool kChannel = false;
     __device__ __forceinline__ T operator()(T v, int) const { return v; }
 };
-template <class T> struct IsMove<CopyOp<T>> : std::true_type {};
 
 } // namespace cvk

@@ -1,5 +1,5 @@
 // The pool of released library streams behind cvStreamCreate: a released stream is handed out again once no handle
-// and no tracked work holds it, whatever it still has queued, and the new owner's work then runs after that work.
+// and no tracked work holds it and nothing is pending on it, whether its raw handle was ever given out or not.
 #include "engine_fixtures.hpp"
 
 using namespace enginetest;
@@ -16,7 +16,7 @@ cudaStream_t releasedIdleHandle() {
 
 } // namespace
 
-TEST_CASE("stream pool: a released stream is reused, busy or not; one still held or tracked is not",
+TEST_CASE("stream pool: a released idle stream is reused; one still held, busy or tracked is not",
           "[gpu][engine][stream-pool]") {
     CVTEST_REQUIRE_GPU();
     struct Row {
@@ -26,7 +26,7 @@ TEST_CASE("stream pool: a released stream is reused, busy or not; one still held
     const Row rows[] = {
         {"released and idle: reused", false, false, false},
         {"a handle is still held: not reused", true, false, false},
-        {"work queued through its raw cudaStream_t is pending: reused all the same", false, true, false},
+        {"work queued through its raw cudaStream_t is pending: not reused", false, true, false},
         {"a tensor's hazard state still holds it: not reused", false, false, true},
     };
     constexpr Shape kShape{1, 16, 24, 3};
@@ -52,79 +52,33 @@ TEST_CASE("stream pool: a released stream is reused, busy or not; one still held
             taken.push_back(createStream());
             handedOut = handleOf(taken.back().get()) == h;
         }
-        const bool shouldBeReused = !row.held && !row.tracked;
+        const bool shouldBeReused = !row.held && !row.busy && !row.tracked;
         CHECK(handedOut == shouldBeReused);
         if (row.busy) CVTEST_CUDA(cudaStreamSynchronize(h));
     }
 }
 
-namespace {
-
-// A stream is released with a write still queued through its raw cudaStream_t (a spin, then a copy of `src` into `mid`);
-// then a flip on `owner` reads `mid`, declared ready (CAI stream None), so that nothing but the stream itself can order
-// the read after the write. `reuse` takes the released stream back from the pool as `owner`; without it (the negative
-// control) the released stream stays held and `owner` is another stream. Returns the flip's output, and whether the
-// write was still pending when the flip had completed on a stream that is not the writer's.
-struct ReuseResult {
-    Bytes out, expected;
-    bool raceForced = false;
-};
-
-ReuseResult flipAfterReleasedWrite(bool reuse) {
-    constexpr Shape kShape{1, 37, 53, 3};
-    CV_OK(cvSyncAndCollect());
-    DeviceBuffer src(kShape.bytes()), mid(kShape.bytes()), dst(kShape.bytes());
-    const Bytes image = randomImage(kShape, 17);
-    src.upload(image);
-    mid.fill(kPoison);
-    dst.fill(kPoison);
-    Stream first = createStream();
-    const cudaStream_t h = handleOf(first.get());
-    produce(h, kBusyProducer, src, mid);
-    std::vector<Stream> taken;
-    Stream keep;
-    if (reuse) {
-        first.reset();
-        for (int i = 0; i < 40 && (taken.empty() || handleOf(taken.back().get()) != h); ++i) taken.push_back(createStream());
-        REQUIRE(handleOf(taken.back().get()) == h);
-    } else {
-        keep = std::move(first);
-        taken.push_back(createStream());
-        REQUIRE(handleOf(taken.back().get()) != h);
-    }
-    cvStream owner = taken.back().get();
-    REQUIRE(busy(h)); // the write is still queued when the read is submitted
-    Tensor in = wrap(mid, kShape, kCaiNone), out = wrap(dst, kShape, kCaiNone);
-    CV_OK(cvFlip(owner, in.get(), out.get(), 1));
-    CV_OK(cvStreamSync(owner));
-    ReuseResult r;
-    r.raceForced = busy(h);
-    // The reused stream goes on working as any other: its sync covered the flip, so an export names no stream.
-    cvArrayInterface cai = CV_ARRAY_INTERFACE_INIT;
-    CV_OK(cvTensorExport(out.get(), &cai, nullptr));
-    CHECK(cai.streamKind == CV_CAI_STREAM_NONE);
-    CVTEST_CUDA(cudaStreamSynchronize(h));
-    r.out = dst.download();
-    r.expected = cpuFlip(image, kShape, 1);
-    return r;
-}
-
-} // namespace
-
-TEST_CASE("stream pool: work on a reused stream runs after what its previous owner left queued on it",
+TEST_CASE("stream pool: a stream left waiting by library work, its raw handle never given out, is not handed out busy",
           "[gpu][engine][stream-pool]") {
     CVTEST_REQUIRE_GPU();
-    const ReuseResult r = flipAfterReleasedWrite(true);
-    CHECK_FALSE(r.raceForced); // the flip's sync waited for the write ahead of it on the same stream
-    CHECK(r.out == r.expected);
-}
-
-TEST_CASE("negative control: on a stream that is not the released one, the read overtakes the queued write",
-          "[gpu][engine][stream-pool][negative-control]") {
-    CVTEST_REQUIRE_GPU();
-    const ReuseResult r = flipAfterReleasedWrite(false);
-    REQUIRE(r.raceForced);
-    CHECK(r.out != r.expected);
+    CV_OK(cvSyncAndCollect());
+    Stream producer = createStream();
+    CVTEST_CUDA(cvtest::launchSpin(handleOf(producer.get()), kBusyProducer));
+    cvStream raw = nullptr;
+    CV_OK(cvStreamCreate(&raw)); // no handle asked for: the stream is known idle until the library queues on it
+    Stream waiting(raw);
+    CV_OK(cvStreamWaitStream(waiting.get(), producer.get())); // now it waits behind the spin
+    waiting.reset();
+    // Every stream handed out now must be idle: the waiting one stays pooled until its wait is over.
+    std::vector<Stream> taken;
+    int busyHandedOut = 0;
+    for (int i = 0; i < 40; ++i) {
+        taken.push_back(createStream());
+        busyHandedOut += busy(handleOf(taken.back().get()));
+    }
+    REQUIRE(busy(handleOf(producer.get()))); // the spin outlasted the takes: a busy stream could have been handed out
+    CHECK(busyHandedOut == 0);
+    CV_OK(cvStreamSync(producer.get()));
 }
 
 TEST_CASE("stream pool: a reused stream is counted live again, a pooled one is not", "[gpu][engine][stream-pool]") {

@@ -55,6 +55,26 @@ def test_customcrop_odd_sizes(torch, size, rect, dtype):
     assert numpy.array_equal(host(dst), crop_reference(host(src), "NHWC", *rect))
 
 
+@pytest.mark.parametrize("x", range(16))
+@pytest.mark.parametrize("width", [1, 2, 15, 17, 33, 300])
+def test_customcrop_every_byte_offset(torch, x, width):
+    """One uint8 channel, so x is the source rows' offset in bytes from a 16-byte boundary: every offset against
+    destination rows 5 bytes past one (a column slice of a wider poisoned tensor, pitch width + 37), odd widths and
+    1-byte rows: the head, body and tail blocks of the shifted row copy. Bytes outside the slice keep their poison."""
+    rng = numpy.random.default_rng(100 + 17 * x + width)
+    src = random_tensor(torch, (2, 5, 340, 1), "uint8", rng)
+    wide = poisoned(torch, (2, 4, width + 37, 1), "uint8")
+    dst = wide[:, :, 5:5 + width, :]
+    stream = cvcuda.Stream()
+    cvcuda.customcrop_into(cvcuda.as_tensor(dst, "NHWC"), cvcuda.as_tensor(src, "NHWC"), cvcuda.RectI(x, 1, width, 4),
+                           stream=stream)
+    stream.sync()
+    assert torch.equal(dst, src[:, 1:5, x:x + width, :])
+    outside = torch.ones(wide.shape, dtype=torch.bool, device="cuda")
+    outside[:, :, 5:5 + width, :] = False
+    assert bool((wide[outside] == 0x5A).all())
+
+
 def test_customcrop_returns_a_new_tensor(torch):
     rng = numpy.random.default_rng(1)
     src = random_tensor(torch, (3, 20, 30), "float16", rng)

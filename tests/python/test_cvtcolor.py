@@ -188,6 +188,26 @@ def test_strided_sources(torch, code, view):
     numpy.testing.assert_array_equal(got, reference_rgb(expected_src, code, "uint8"))
 
 
+@pytest.mark.parametrize("dtype", ["uint8", "uint16", "float32"])
+@pytest.mark.parametrize("first", [0, 1, 5])
+def test_swap_on_pitched_rows_at_a_common_offset(torch, dtype, first):
+    """RGB2BGR (code 4) between column slices of two tensors of the same pitch: the rows of both start `first`
+    pixels past the same 16-byte boundary offsets, so the block-wise swap runs with partial blocks at every row's
+    ends. Bytes outside the destination slice keep their poison."""
+    base = random_image(torch, dtype, (2, 9, 40, 3))
+    wide = torch.empty(base.shape, dtype=base.dtype, device="cuda")
+    wide.view(torch.uint8).fill_(0x5A)
+    width = 40 - first - 2
+    src, dst = base[:, :, first:first + width, :], wide[:, :, first:first + width, :]
+    stream = cvcuda.Stream()
+    cvcuda.cvtcolor_into(wrap(torch, dst, "NHWC", dtype), wrap(torch, src, "NHWC", dtype), 4, stream=stream)
+    stream.sync()
+    assert torch.equal(dst, src.flip(3))
+    outside = torch.ones(wide.shape, dtype=torch.bool, device="cuda")
+    outside[:, :, first:first + width, :] = False
+    assert bool((wide.view(torch.uint8)[outside.repeat_interleave(wide.element_size(), dim=3)] == 0x5A).all())
+
+
 def negative_row_view(t):
     """A CAI object viewing torch tensor t (NHWC, contiguous) with its rows in reverse order (negative H stride)."""
     cai = dict(t.__cuda_array_interface__)

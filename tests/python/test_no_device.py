@@ -10,7 +10,7 @@ import pytest
 
 # One row per call: (name, Python expression run in the child, C function its message must name).
 CALLS = [
-    ("Stream()", "cvcuda.Stream()", "cvStreamCreateWithHandle"),
+    ("Stream()", "cvcuda.Stream()", "cvStreamCreate"),
     ("Stream(device=0)", "cvcuda.Stream(device=0)", "cvStreamCreateOnDevice"),
     ("Stream(device='cuda:1')", "cvcuda.Stream(device='cuda:1')", "cvStreamCreateOnDevice"),
     ("Stream.default", "cvcuda.Stream.default", "cvStreamWrapDefault"),

@@ -119,43 +119,18 @@ def test_stream_reuses_a_released_idle_stream(gpu):
     assert handles[-1].handle == handle
 
 
-def _flip_after_released_write(torch, reuse):
-    """A cvcuda.Stream whose raw handle has a write queued (torch: a 50 ms sleep, then a copy into `mid`) is released
-    (reuse) or kept; then a flip on the next cvcuda.Stream() reads `mid`, declared ready (CAI stream None), so that
-    only the stream itself can order the read after the write. Returns (flip correct, write still pending when the
-    flip's stream had synchronised)."""
-    drained = [cvcuda.Stream() for _ in range(40)]  # the pool is empty now: the next Stream() is one released below
-    src = torch.randint(1, 256, (1, 37, 53, 3), dtype=torch.uint8, device="cuda")
-    mid = torch.zeros_like(src)
-    torch.cuda.synchronize()
-    writer = cvcuda.Stream()
-    handle = writer.handle
-    raw = torch.cuda.ExternalStream(handle)
-    make_busy(torch, raw, 50)
-    with torch.cuda.stream(raw):
-        mid.copy_(src)
-    del raw
-    if reuse:
-        del writer
-    owner = cvcuda.Stream()
-    assert (owner.handle == handle) == reuse
-    out = cvcuda.flip(cvcuda.as_tensor(with_stream(mid, None), "NHWC"), 1, stream=owner)
-    owner.sync()
-    pending = not torch.cuda.ExternalStream(handle).query()
-    result = torch.as_tensor(out.cuda(), device="cuda").clone()
+def test_stream_with_pending_work_is_not_reused(torch):
+    # The pool (at most 32 released streams) is emptied first, so that the busy stream is kept in it rather than
+    # destroyed for want of room: CUDA may give a destroyed stream's handle value to a new stream.
+    drained = [cvcuda.Stream() for _ in range(40)]
+    busy = cvcuda.Stream()
+    handle = busy.handle
+    make_busy(torch, torch.cuda.ExternalStream(handle), 50)
+    del busy
+    fresh = [cvcuda.Stream() for _ in range(40)]
+    assert not torch.cuda.ExternalStream(handle).query()  # still sleeping while the streams above were handed out
+    assert handle not in [s.handle for s in fresh]
     torch.cuda.synchronize()
     del drained
-    return torch.equal(result, src.flip(2)), pending
 
 
-def test_stream_released_with_pending_work_is_reused_and_orders_after_it(torch):
-    """Stream() hands out a released stream whatever it still has queued; the new owner's work runs after it."""
-    correct, pending = _flip_after_released_write(torch, reuse=True)
-    assert not pending
-    assert correct
-
-
-def test_negative_control_another_stream_reads_before_the_released_write(torch):
-    correct, pending = _flip_after_released_write(torch, reuse=False)
-    assert pending, "the 50 ms sleep ended before the flip: the race was not forced"
-    assert not correct

@@ -15,7 +15,7 @@ _only_default: "Optional[Stream]" = None  # the one default stream of a process 
 _adopted_torch = {}  # (device_index, cuda_stream) -> Stream: torch's pooled streams are never destroyed
 
 # Bound once: Stream() is measured in microseconds.
-_create_with_handle = lib.cvStreamCreateWithHandle
+_create = lib.cvStreamCreate
 _create_on_device = lib.cvStreamCreateOnDevice
 _stream_release = lib.cvStreamRelease
 _gc = ffi.gc
@@ -23,13 +23,10 @@ _cast = ffi.cast
 
 
 class _Scratch(threading.local):
-    """Per-thread out-parameters of Stream() (read before the next call on the same thread)."""
+    """Per-thread out-parameter of Stream() (read before the next call on the same thread)."""
 
     def __init__(self) -> None:
-        handle = ffi.new("void **")
-        # One attribute of this thread-local object rather than three (each lookup costs): the two out-parameters,
-        # and the handle's memory read as an int (no cast per call); `handle` is kept alive by the tuple.
-        self.parts = (handle, ffi.new("cvStream *"), ffi.cast("uintptr_t *", handle))
+        self.out = ffi.new("cvStream *")
 
 
 _scratch = _Scratch()
@@ -87,17 +84,19 @@ class Stream(metaclass=_StreamMeta):
     __slots__ = ("_cv", "_handle", "_owner", "_device", "__weakref__")
 
     def __init__(self, device: Any = None) -> None:
-        # One C call, which reuses a released stream of the device when there is one (no CUDA call at all).
-        handle, stream, value = _scratch.parts
+        # One C call, which reuses a released idle stream of the device when there is one (no CUDA call at all when
+        # nobody took its raw handle). The handle is asked for only when needed (``handle``): a stream whose handle was
+        # never given out is known to have nothing pending, which keeps the pool's reuse free of stream queries.
+        stream = _scratch.out
         index = None if device is None else device_index(device, "cvcuda.Stream: device")
         if index is None:
-            status = _create_with_handle(handle, stream)
+            status = _create(stream)
         else:
-            status = _create_on_device(index, handle, stream)
+            status = _create_on_device(index, ffi.NULL, stream)
         if status:
             raise error_from_status(lib, status)
         self._cv = _gc(stream[0], _stream_release)
-        self._handle = value[0]
+        self._handle = None
         self._owner = None
         self._device = index
 
@@ -117,17 +116,20 @@ class Stream(metaclass=_StreamMeta):
     def handle(self) -> int:
         """The ``cudaStream_t`` as an int (0 for the legacy default stream), e.g. for
         ``torch.cuda.ExternalStream(stream.handle)`` or ``cupy.cuda.ExternalStream``."""
-        return self._handle
+        handle = self._handle
+        if handle is None:
+            handle = self._handle = _cuda_handle(self._cv)
+        return handle
 
     @property
     def id(self) -> int:
         """An identifier unique among live streams: the ``cudaStream_t`` itself, so streams adopted from one
         ``cudaStream_t`` (e.g. ``as_stream(s.handle)`` of a :class:`Stream` ``s``) share it with ``s`` (C handles are
         not identities: every adoption gets a handle of its own)."""
-        return self._handle
+        return self.handle
 
     def __int__(self) -> int:
-        return self._handle
+        return self.handle
 
     def wait_stream(self, other: "Stream") -> None:
         """Makes all work enqueued on this stream from now on wait until the work enqueued on ``other`` so far has
@@ -172,8 +174,8 @@ class Stream(metaclass=_StreamMeta):
                 break
 
     def __repr__(self) -> str:
-        kind = "adopted" if self._owner is not None or self._handle == 0 else "owned"
-        return f"<cvcuda.Stream handle=0x{self._handle:x} device={self.device} ({kind})>"
+        kind = "adopted" if self._owner is not None or self.handle == 0 else "owned"
+        return f"<cvcuda.Stream handle=0x{self.handle:x} device={self.device} ({kind})>"
 
 
 def _cuda_handle(cv_stream) -> int:
