@@ -125,7 +125,8 @@ def test_stream_with_pending_work_is_not_reused(torch):
     drained = [cvcuda.Stream() for _ in range(40)]
     busy = cvcuda.Stream()
     handle = busy.handle
-    make_busy(torch, torch.cuda.ExternalStream(handle), 50)
+    # A long sleep: the sleep is counted in GPU cycles calibrated once per process, and the clock may have risen since.
+    make_busy(torch, torch.cuda.ExternalStream(handle), 1000)
     del busy
     fresh = [cvcuda.Stream() for _ in range(40)]
     assert not torch.cuda.ExternalStream(handle).query()  # still sleeping while the streams above were handed out
