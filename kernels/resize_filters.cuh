@@ -294,6 +294,19 @@ CVK_HD int32_t areaKindOf(const Axis &x, const Axis &y) {
     return kAreaLinear;
 }
 
+// The mapping of a [N, H, W, C] source onto a dstH x dstW destination, as every resize launch passes it (host
+// arithmetic, so CPU tests build the kernels' own mapping).
+inline Mapping mappingOf(const View4 &src, int64_t dstH, int64_t dstW, int32_t interp) {
+    Mapping m{};
+    m.x = makeAxis(static_cast<int32_t>(src.shape[kW]), static_cast<int32_t>(dstW));
+    m.y = makeAxis(static_cast<int32_t>(src.shape[kH]), static_cast<int32_t>(dstH));
+    m.interp = interp;
+    m.areaKind = areaKindOf(m.x, m.y);
+    m.tiesX = interp == kNearest ? nearestTiesOf(m.x.src, m.x.dst) : NearestTies{};
+    m.tiesY = interp == kNearest ? nearestTiesOf(m.y.src, m.y.dst) : NearestTies{};
+    return m;
+}
+
 // Samples destination pixel (dx, dy) for channels [0, C) and hands each result to emit(c, value) where value is
 // the result already converted to T (OpenCV's rounding). For the fused pass, emitReal(c, float) receives the
 // unrounded value instead when `rounded` is false. Interp is a template parameter so each kernel compiles only its

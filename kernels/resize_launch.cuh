@@ -34,17 +34,6 @@ template <class Body> __device__ __forceinline__ void forEachPixel(int64_t w, in
         for (int64_t i = blockIdx.z; i < n; i += gridDim.z) body(i, static_cast<int32_t>(dx), static_cast<int32_t>(dy));
 }
 
-inline Mapping mappingOf(const View4 &src, int64_t dstH, int64_t dstW, int32_t interp) {
-    Mapping m{};
-    m.x = makeAxis(static_cast<int32_t>(src.shape[kW]), static_cast<int32_t>(dstW));
-    m.y = makeAxis(static_cast<int32_t>(src.shape[kH]), static_cast<int32_t>(dstH));
-    m.interp = interp;
-    m.areaKind = areaKindOf(m.x, m.y);
-    m.tiesX = interp == kNearest ? nearestTiesOf(m.x.src, m.x.dst) : NearestTies{};
-    m.tiesY = interp == kNearest ? nearestTiesOf(m.y.src, m.y.dst) : NearestTies{};
-    return m;
-}
-
 __device__ __forceinline__ Plane planeOf(const View4 &b, int64_t n) {
     return {b.data + n * b.stride[kN], b.stride[kH], b.stride[kW], b.stride[kC]};
 }

@@ -36,17 +36,6 @@ cvk::ResizeParams params(cvk::View4 src, cvk::View4 dst, int32_t interp, int32_t
     return p;
 }
 
-// The kernels' mapping (mappingOf in resize_launch.cuh, which only nvcc compiles), NEAREST's tie tables included.
-Mapping mappingFor(const cvk::ResizeParams &p) {
-    Mapping m{};
-    m.x = makeAxis(int32_t(p.src.shape[cvk::kW]), int32_t(p.dst.shape[cvk::kW]));
-    m.y = makeAxis(int32_t(p.src.shape[cvk::kH]), int32_t(p.dst.shape[cvk::kH]));
-    m.interp = p.interp;
-    m.areaKind = areaKindOf(m.x, m.y);
-    if (p.interp == kNearest) m.tiesX = nearestTiesOf(m.x.src, m.x.dst), m.tiesY = nearestTiesOf(m.y.src, m.y.dst);
-    return m;
-}
-
 struct PlanRow {
     const char *what;
     cvk::ResizeParams p;
@@ -286,7 +275,7 @@ TEST_CASE("row paths: every block equals the per-pixel sampler byte for byte", "
                               nhwc(reinterpret_cast<char *>(dstBytes + r.dstShift), N, r.oh, r.ow, r.c, r.dstPad, elem), r.interp, r.type);
         cvk::ResizeRowShape s{};
         REQUIRE(cvk::planResizeRows(p, s));
-        const Mapping m = mappingFor(p);
+        const Mapping m = mappingOf(p.src, p.dst.shape[cvk::kH], p.dst.shape[cvk::kW], p.interp);
         const size_t bytes = size_t(N * r.oh * dstRow);
         const std::vector<uint8_t> want = expectedOf(r.type, r.interp, p, m, bytes, kPoison);
         if (r.interp == kNearest) runGather<kNearest>(p, m, s);

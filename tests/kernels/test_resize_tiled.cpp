@@ -33,15 +33,6 @@ cvk::ResizeParams params(cvk::View4 src, cvk::View4 dst, int32_t interp, int32_t
     return p;
 }
 
-Mapping mappingFor(const cvk::ResizeParams &p) {
-    Mapping m;
-    m.x = makeAxis(int32_t(p.src.shape[cvk::kW]), int32_t(p.dst.shape[cvk::kW]));
-    m.y = makeAxis(int32_t(p.src.shape[cvk::kH]), int32_t(p.dst.shape[cvk::kH]));
-    m.interp = p.interp;
-    m.areaKind = areaKindOf(m.x, m.y);
-    return m;
-}
-
 struct PlanRow {
     const char *what;
     cvk::ResizeParams p;
@@ -200,7 +191,7 @@ TEST_CASE("tiled resize: every tile equals the per-pixel sampler byte for byte",
                               nhwc(reinterpret_cast<char *>(dst.data()), N, r.oh, r.ow, r.c), r.interp);
         cvk::ResizeTileShape s{};
         REQUIRE(cvk::planResizeTile(p, s));
-        const Mapping m = mappingFor(p);
+        const Mapping m = mappingOf(p.src, p.dst.shape[cvk::kH], p.dst.shape[cvk::kW], p.interp);
         int64_t mismatches = 0;
         for (int64_t n = 0; n < N; ++n) {
             if (r.interp == kLinear) runTilesFor<kLinear>(r.c, p, m, s, n);
