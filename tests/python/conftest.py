@@ -81,6 +81,16 @@ def torch(gpu):
 
 
 @pytest.fixture
+def tvf(torch):
+    """torchvision.transforms.v2.functional, where torchvision is installed."""
+    try:
+        from torchvision.transforms.v2 import functional
+    except ImportError:
+        unavailable("torchvision is not installed")
+    return functional
+
+
+@pytest.fixture
 def cupy(gpu):
     try:
         import cupy

@@ -8,7 +8,6 @@ import numpy as np
 import pytest
 
 import cvcuda
-from conftest import unavailable
 from resize_cases import assert_close, magnitude
 
 SIZES = (
@@ -25,15 +24,6 @@ SIZES = (
 MODES = ("BILINEAR", "BICUBIC", "NEAREST", "NEAREST_EXACT")
 OURS = {"BILINEAR": cvcuda.Interp.LINEAR, "BICUBIC": cvcuda.Interp.CUBIC, "NEAREST": cvcuda.Interp.NEAREST_FLOOR,
         "NEAREST_EXACT": cvcuda.Interp.NEAREST}
-
-
-@pytest.fixture
-def tvf(torch):
-    try:
-        from torchvision.transforms.v2 import functional
-    except ImportError:
-        unavailable("torchvision is not installed")
-    return functional
 
 
 def _ids():

@@ -21,15 +21,6 @@ MEAN, STD = [0.485, 0.456, 0.406], [0.229, 0.224, 0.225]
 
 
 @pytest.fixture
-def tvf(torch):
-    try:
-        from torchvision.transforms.v2 import functional
-    except ImportError:
-        unavailable("torchvision is not installed")
-    return functional
-
-
-@pytest.fixture
 def no_syncs(torch, tvf):
     """Resets the counters; the test must end without a defensive device sync."""
     cvcuda.reset_stats()
