@@ -1,6 +1,6 @@
 // cvResize's and cvResizeTorchvision's kernels: one per (element type, interpolation, channel variant), all built on the shared sampler of
-// resize_filters.cuh, dispatched through one table without holes; the shapes planResizeRows accepts go to the row
-// paths instead (resize_rows.cu), then those planResizeTile accepts to the tiled path (resize_tiled.cu), and those
+// resize_filters.cuh, dispatched through one table without holes; the shapes planResizeBand accepts go to the band
+// path instead (resize_band.cu), then those planResizeRows accepts to the row paths (resize_rows.cu), then those planResizeTile accepts to the tiled path (resize_tiled.cu), and those
 // planTvResizeTile accepts to the separable antialiased path (resize_tv.cu): all compute the same values.
 #include "resize.hpp"
 #include "resize_launch.cuh"
@@ -80,6 +80,8 @@ cudaError_t launchResize(const ResizeParams &p, cudaStream_t stream) {
     if (p.type < 0 || p.type >= kResizeTypeCount || (torch ? p.torchMode >= kTvModeCount : (p.interp < 0 || p.interp >= kInterpCount)))
         return cudaErrorInvalidValue;
     if (p.dst.shape[kN] == 0 || p.dst.shape[kH] == 0 || p.dst.shape[kW] == 0 || p.dst.shape[kC] == 0) return cudaSuccess;
+    ResizeBandShape band;
+    if (planResizeBand(p, band)) return launchResizeBand(p, band, stream);
     ResizeRowShape rows;
     if (planResizeRows(p, rows)) return launchResizeRows(p, rows, stream);
     ResizeTileShape tile;
@@ -98,6 +100,7 @@ cudaError_t preloadResizeKernels() {
     if (err == cudaSuccess) err = preloadResizeTiledKernels();
     if (err == cudaSuccess) err = preloadTvResizeKernels();
     if (err == cudaSuccess) err = preloadResizeRowKernels();
+    if (err == cudaSuccess) err = preloadResizeBandKernels();
     return err == cudaSuccess ? preloadResizeFusedKernels() : err;
 }
 

@@ -75,6 +75,28 @@ struct ResizeRowShape {
 bool planResizeRows(const ResizeParams &p, ResizeRowShape &shape);
 cudaError_t launchResizeRows(const ResizeParams &p, const ResizeRowShape &shape, cudaStream_t stream);
 
+// The geometry of cvResize's band path (resize_band.cuh): strips of stripW destination columns (one per block column
+// of the grid) and bands of bandRows consecutive destination rows of the batch (one per block row).
+struct ResizeBandShape {
+    int32_t stripW;    // destination pixels per strip (a multiple of 4 when there are several strips)
+    int32_t strips;
+    int32_t slotPitch; // bytes per staged source row (resize_band.cuh, bandSlotPitch of the widest strip span)
+    int32_t threads;   // per block
+    int32_t smemBytes; // dynamic shared memory per block
+    int64_t bandRows;  // destination rows per band; set by launchResizeBand (the device's resident blocks)
+    int64_t bands;
+};
+
+// Whether launchResize takes the band path for p, and its geometry but the bands (exposed so CPU tests can check the
+// dispatch): uint8 NEAREST, NEAREST_FLOOR and LINEAR with 1 to 4 channels, pixels packed on both sides, any row
+// strides and alignment, a horizontal factor of at most 32 / C (beyond, staging whole row spans reads sectors no
+// pixel needs) and a strip whose ring fits 48 KiB of shared memory. Exact: the same bytes as the per-pixel sampler.
+// Pure host arithmetic. Tried before planResizeRows.
+bool planResizeBand(const ResizeParams &p, ResizeBandShape &shape);
+// The bands for `blocks` blocks per strip over `rows` destination rows (rows >= 1, blocks >= 1).
+void setResizeBands(ResizeBandShape &shape, int64_t rows, int64_t blocks);
+cudaError_t launchResizeBand(const ResizeParams &p, ResizeBandShape shape, cudaStream_t stream);
+
 // The fused preprocessing pass: dst[n, y, x, c'] = normalize(convert(crop(resize(src))))[c'] where
 //   resized  = resize(src[n]) to (resizeH, resizeW) with `interp` (the sampler of cvResize, bit for bit),
 //   value    = resized[y + cropY, x + cropX, c] with c = c' or C-1-c' (reverseChannels), rounded to uint8 first
@@ -113,5 +135,6 @@ cudaError_t preloadResizeFusedKernels(); // part of preloadResizeKernels
 cudaError_t preloadResizeTiledKernels(); // part of preloadResizeKernels
 cudaError_t preloadTvResizeKernels();    // part of preloadResizeKernels
 cudaError_t preloadResizeRowKernels();   // part of preloadResizeKernels
+cudaError_t preloadResizeBandKernels();  // part of preloadResizeKernels
 
 } // namespace cvk
