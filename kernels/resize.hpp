@@ -71,7 +71,8 @@ struct ResizeRowShape {
 // NEAREST and NEAREST_FLOOR (OpenCV semantics) take the byte gather for every element type when pixels are packed on
 // both sides; uint8 LINEAR and CUBIC with 1, 3 or 4 packed channels, a 4-byte aligned source (data, rows, images)
 // and a horizontal factor of at most 2 (LINEAR) or 4 (CUBIC) take the staged rows (beyond, most staged columns
-// would feed no tap). Exact: the same bytes as the per-pixel sampler. Pure host arithmetic.
+// would feed no tap). Exact: the same bytes as the per-pixel sampler. Pure host arithmetic. Tried after
+// planResizeBand, which takes the uint8 NEAREST and LINEAR shapes it fits.
 bool planResizeRows(const ResizeParams &p, ResizeRowShape &shape);
 cudaError_t launchResizeRows(const ResizeParams &p, const ResizeRowShape &shape, cudaStream_t stream);
 

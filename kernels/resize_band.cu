@@ -26,16 +26,16 @@ template <int I, int CT> __global__ void __launch_bounds__(kBandMaxThreads) band
     int64_t first, end;
     bandRowsOf(s, p.dst.shape[kN] * m.y.dst, blockIdx.y, first, end);
     constexpr int D = kBandAhead<I>;
-    BandRing ring = bandRing();
+    BandRing ring = bandRing(first, m.y.dst);
     BandRow<I> rows[D + 1];
 #pragma unroll
     for (int j = 0; j < D; ++j) {
-        if (first + j < end) rows[j] = bandIssue<I>(p, m, span, x0, ring, first + j, slots, s.slotPitch, tid, nthreads);
+        if (first + j < end) rows[j] = bandIssue<I>(p, m, span, x0, ring, slots, s.slotPitch, tid, nthreads);
         bandCommit();
     }
     bandTable<I>(m, CT, x0, w, span, table, tid, nthreads); // while the first rows load
     for (int64_t cur = first; cur < end; ++cur) {
-        if (cur + D < end) rows[D] = bandIssue<I>(p, m, span, x0, ring, cur + D, slots, s.slotPitch, tid, nthreads);
+        if (cur + D < end) rows[D] = bandIssue<I>(p, m, span, x0, ring, slots, s.slotPitch, tid, nthreads);
         bandCommit();
         bandWait<D>(); // this thread's copies of row cur
         __syncthreads();
@@ -75,8 +75,8 @@ template <int I> bool planBand(const Mapping &m, int32_t C, ResizeBandShape &s) 
         if (s.stripW <= 64) return false;
         s.stripW = ((s.stripW + 1) / 2 + kBandPixels - 1) / kBandPixels * kBandPixels; // strips start on whole items
     }
-    const int32_t items = (s.stripW + kBandPixels - 1) / kBandPixels;
-    s.threads = std::min(kBandMaxThreads, std::max(64, (items + 31) / 32 * 32));
+    const int32_t items = (s.stripW + kBandPixels - 1) / kBandPixels, perThread = (items + kBandItems - 1) / kBandItems;
+    s.threads = std::min(kBandMaxThreads, (perThread + 31) / 32 * 32);
     s.bandRows = 0;
     s.bands = 0;
     return true;

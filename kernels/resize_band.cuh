@@ -36,6 +36,7 @@ namespace cvk::resize {
 using BandShape = ResizeBandShape;
 
 constexpr int kBandPixels = 4;          // destination pixels per thread item: C words of output
+constexpr int kBandItems = 2;           // items per thread and row: the per-row work of every thread spent on more
 constexpr int kBandMaxThreads = 512;
 constexpr int kBandSmemTarget = 36 * 1024; // strips narrow until a block fits: several blocks per SM
 constexpr int kBandSmemLimit = 48 * 1024;  // the default dynamic shared-memory limit: no attribute call per launch
@@ -164,22 +165,26 @@ template <int I> struct BandRow {
     uint8_t *out;
 };
 
-// The ring's state: the last two source rows staged (batch-wide row numbers n * H + y) and their sequence numbers.
+// The ring's state: the last two source rows staged (batch-wide row numbers n * H + y) and their sequence numbers,
+// and the next destination row to issue (image n, row dy: stepped, no 64-bit division per row).
 struct BandRing {
     int64_t rowA, rowB;
     int32_t seqA, seqB, next;
+    int64_t n;
+    int32_t dy;
 };
-CVK_BAND_HD BandRing bandRing() { return {-1, -1, 0, 0, 0}; }
+CVK_BAND_HD BandRing bandRing(int64_t first, int32_t dstH) { return {-1, -1, 0, 0, 0, first / dstH, static_cast<int32_t>(first % dstH)}; }
 
-// Destination row `key` (n * H + dy) of the batch: its description, and the loads of the source rows it is the
-// first to read (phase 1, this thread's part). The source rows of consecutive destination rows never decrease, so
-// a row already staged is one of the last two.
+// The ring's next destination row: its description, and the loads of the source rows it is the first to read
+// (phase 1, this thread's part); the ring steps to the row after. The source rows of consecutive destination rows
+// never decrease, so a row already staged is one of the last two.
 template <int I>
-CVK_BAND_HD BandRow<I> bandIssue(const ResizeParams &p, const Mapping &m, const BandSpan &span, int32_t x0, BandRing &ring, int64_t key,
-                                 uint8_t *slots, int32_t slotPitch, int tid, int nthreads) {
+CVK_BAND_HD BandRow<I> bandIssue(const ResizeParams &p, const Mapping &m, const BandSpan &span, int32_t x0, BandRing &ring, uint8_t *slots,
+                                 int32_t slotPitch, int tid, int nthreads) {
     const int32_t C = static_cast<int32_t>(p.src.shape[kC]);
-    const int64_t n = key / m.y.dst;
-    const int32_t dy = static_cast<int32_t>(key - n * m.y.dst);
+    const int64_t n = ring.n;
+    const int32_t dy = ring.dy;
+    if (++ring.dy == m.y.dst) ring.dy = 0, ++ring.n;
     int32_t ys[kBandTaps<I>];
     BandRow<I> r;
     if constexpr (I == kLinear) {
