@@ -1,6 +1,6 @@
-"""cvResize's packed fast paths, the row paths (NEAREST gather, uint8 LINEAR/CUBIC staged rows) and the
-shared-memory tiled path (uint8 AREA, and LINEAR/CUBIC where the row paths decline), against its per-pixel sampler on
-the GPU, byte for byte: one random batch resized from a contiguous tensor (a fast path: which shapes take which is
+"""cvResize's packed fast paths, the band path (uint8 NEAREST/NEAREST_FLOOR/LINEAR: source rows staged once per
+band), the row paths (NEAREST gather of other types, uint8 CUBIC staged rows) and the shared-memory tiled path (uint8
+AREA, and CUBIC where the row paths decline), against its per-pixel sampler on the GPU, byte for byte: one random batch resized from a contiguous tensor (a fast path: which shapes take which is
 checked on the CPU by tests/kernels/test_resize_tiled.cpp) and from a view of the same pixels four channels apart
 with three used (pixels not packed: the sampler), into poisoned outputs."""
 
@@ -34,6 +34,10 @@ ROWS = (
     ("CUBIC", 1, (117, 92), (30, 23)),
     ("CUBIC", 3, (5, 8), (41, 37)),
     ("CUBIC", 4, (1, 1), (7, 5)),
+    ("LINEAR", 3, (1080, 1920), (224, 224)),
+    ("NEAREST", 3, (1080, 1920), (224, 224)),
+    ("LINEAR", 2, (40, 101), (30, 75)),
+    ("NEAREST", 2, (37, 53), (40, 19)),
 )
 
 
@@ -58,3 +62,43 @@ def test_fast_paths_equal_the_sampler(cupy, interp, channels, src_hw, dst_hw):
     bad = fast != sampler
     assert not bad.any(), (f"{int(bad.sum())} of {bad.size} bytes differ; first at {tuple(np.argwhere(bad)[0])}: "
                            f"fast path {fast[tuple(np.argwhere(bad)[0])]}, sampler {sampler[tuple(np.argwhere(bad)[0])]}")
+
+
+# The band path on sources whose rows start anywhere: a view cut one row and one pixel into a taller, wider image
+# (rows padded, starts off every alignment), against the sampler on the same pixels four channels apart.
+BAND_VIEWS = (
+    ("NEAREST", 3, (108, 192), (72, 128)),
+    ("NEAREST_FLOOR", 4, (37, 53), (29, 71)),
+    ("NEAREST", 1, (37, 53), (29, 71)),
+    ("LINEAR", 3, (108, 192), (72, 128)),
+    ("LINEAR", 1, (64, 130), (32, 65)),
+    ("LINEAR", 2, (40, 101), (30, 75)),
+    ("LINEAR", 4, (41, 97), (31, 73)),
+    ("LINEAR", 3, (13, 7), (40, 33)),
+)
+
+
+@pytest.mark.parametrize("interp,channels,src_hw,dst_hw", BAND_VIEWS,
+                         ids=[f"{i}-c{c}-{s[0]}x{s[1]}to{d[0]}x{d[1]}" for i, c, s, d in BAND_VIEWS])
+def test_band_path_on_row_views_equals_the_sampler(cupy, interp, channels, src_hw, dst_hw):
+    rng = np.random.default_rng(9)
+    n, (h, w) = 3, src_hw
+    img = random_image(rng, (n, h, w, channels), np.uint8)
+    big = random_image(rng, (n, h + 2, w + 3, channels), np.uint8)
+    big[:, 1:1 + h, 1:1 + w] = img
+    big_dev, _ = to_device(cupy, big, "NHWC")
+    view = cvcuda.as_tensor(big_dev[:, 1:1 + h, 1:1 + w], "NHWC")
+    wide = np.zeros((n, h, w, channels + 1), np.uint8)
+    wide[..., :channels] = img
+    wide_dev, _ = to_device(cupy, wide, "NHWC")
+    unpacked = cvcuda.as_tensor(wide_dev[..., :channels], "NHWC")
+    mode = getattr(cvcuda.Interp, interp)
+    outs = []
+    for src in (view, unpacked):
+        _, dst = to_device(cupy, np.full((n, *dst_hw, channels), 0xA5, np.uint8), "NHWC")
+        cvcuda.resize_into(dst, src, mode)
+        outs.append(to_host(cupy, dst))
+    band, sampler = outs
+    bad = band != sampler
+    assert not bad.any(), (f"{int(bad.sum())} of {bad.size} bytes differ; first at {tuple(np.argwhere(bad)[0])}: "
+                           f"band path {band[tuple(np.argwhere(bad)[0])]}, sampler {sampler[tuple(np.argwhere(bad)[0])]}")
