@@ -290,7 +290,9 @@ CVK_BAND_HD void bandCompute(const BandEntry<I> *table, const uint8_t *slots, in
                 for (int j = 0; j < CT; ++j) reinterpret_cast<uint32_t *>(out)[j] = words[j];
             }
         } else {
-            for (int j = 0; j < valid; ++j) out[j] = static_cast<uint8_t>(words[j / 4] >> (8 * (j % 4)));
+            CVK_BAND_UNROLL // constant indices: the words stay in registers
+            for (int j = 0; j < kBandPixels * CT; ++j)
+                if (j < valid) out[j] = static_cast<uint8_t>(words[j / 4] >> (8 * (j % 4)));
         }
     }
 }
