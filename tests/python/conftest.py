@@ -21,14 +21,44 @@ settings.load_profile("cvcuda")
 GPU_FIXTURES = ("gpu", "torch", "cupy", "two_gpus")
 
 
+def pytest_addoption(parser):
+    parser.addoption(
+        "--sample-every",
+        type=int,
+        default=1,
+        metavar="N",
+        help="keep the first of every N cases of each test function (its table rows in collection order), so that a "
+        "slow run (compute-sanitizer, scripts/gpu-check.sh) still reaches every test function; 1 (default): all cases",
+    )
+
+
 def pytest_configure(config):
     config.addinivalue_line("markers", "gpu: needs a CUDA GPU (skips without one; fails with CVCUDA_REQUIRE_GPU=1)")
 
 
-def pytest_collection_modifyitems(items):
+def sampled(items, every):
+    """(kept, deselected): per test function (module and name without parameters), cases 0, N, 2N, ... kept."""
+    if every < 1:
+        raise pytest.UsageError(f"--sample-every must be >= 1, got {every}")
+    seen = {}
+    kept, dropped = [], []
+    for item in items:
+        key = (item.nodeid.split("::")[0], getattr(item, "originalname", item.name))
+        index = seen.get(key, 0)
+        seen[key] = index + 1
+        (kept if index % every == 0 else dropped).append(item)
+    return kept, dropped
+
+
+def pytest_collection_modifyitems(config, items):
     for item in items:
         if any(name in item.fixturenames for name in GPU_FIXTURES):
             item.add_marker(pytest.mark.gpu)
+    every = config.getoption("--sample-every")
+    if every != 1:
+        kept, dropped = sampled(items, every)
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = kept
 
 
 def unavailable(reason: str) -> None:
