@@ -80,9 +80,8 @@ def gpu_problem():
 
 def _device_idle() -> None:
     """Waits for every stream of the device, through whichever library that can has been loaded already. Every GPU
-    test starts so: cvcuda.Stream() hands out released streams with whatever they still have queued
-    (docs/streams.md), and a stream an earlier test left deliberately busy would delay a later test's fresh stream
-    behind its sleep, which hides the race a negative control forces."""
+    test starts so: a spin kernel an earlier test left running (a negative control's) would still hold the GPU's
+    attention and delay this test's work behind it, which can hide the race a later negative control forces."""
     torch = sys.modules.get("torch")
     if torch is not None and torch.cuda.is_initialized():
         torch.cuda.synchronize()
