@@ -43,6 +43,9 @@ if compgen -G ".whl/*.whl" >/dev/null; then
     python3 -m pip install -q --no-index --no-deps --no-compile --target /tmp/cvcuda-site .whl/*.whl >"$logs/pip.log" 2>&1
     export PYTHONPATH=/tmp/cvcuda-site${PYTHONPATH:+:$PYTHONPATH}
 fi
+# OpenCV's headers for the abi-opencv-headers check, where they cannot be installed: a copy of /usr/include/opencv4
+# carried in .opencv4/ (tests/abi/check_opencv_headers.py).
+if [ -f .opencv4/opencv2/imgproc.hpp ]; then export CVCUDA_OPENCV_INCLUDE=$root/.opencv4; fi
 build=${BUILD_DIR:-build-gpu}
 rows=()
 step() { # step NAME LOGFILE COMMAND... : runs, keeps the log, records the result row
