@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The GPU suite, for the GPU test machine (see docs/verification/README.md): builds cvcuda-c there, runs every test
-# with CVCUDA_REQUIRE_GPU=1 (a skipped GPU test fails), compute-sanitizer memcheck over the Catch2 GPU suites, the
-# main job (contact sheet), and the benchmarks (memcheck skips the negative controls, whose races it would hide by
-# slowing kernels, and the [large] cases, too slow under it); writes the record to docs/verification/gpu-check.md and logs to
+# with CVCUDA_REQUIRE_GPU=1 (a skipped GPU test fails), compute-sanitizer (memcheck, racecheck, synccheck, initcheck)
+# over the Catch2 GPU suites and memcheck over a sample of every Python operator suite, the main job (contact sheet),
+# and the benchmarks (the sanitizers skip the negative controls, whose races they would hide by slowing kernels, and
+# the [large] cases, too slow under them); writes the record to docs/verification/gpu-check.md and logs to
 # docs/verification/logs/. The benchmarks: bench/host_overhead (C API against raw CUDA calls) and the one benchmark
 # command bench/run.sh, which writes docs/perf.md's generated section and docs/img/bench_*.png; with --reference it
 # also measures the reference library (CV-CUDA 0.19, the tarball from ../shared/tools/cvcuda-reference.sh or its
@@ -42,6 +43,9 @@ if compgen -G ".whl/*.whl" >/dev/null; then
     python3 -m pip install -q --no-index --no-deps --no-compile --target /tmp/cvcuda-site .whl/*.whl >"$logs/pip.log" 2>&1
     export PYTHONPATH=/tmp/cvcuda-site${PYTHONPATH:+:$PYTHONPATH}
 fi
+# OpenCV's headers for the abi-opencv-headers check, where they cannot be installed: a copy of /usr/include/opencv4
+# carried in .opencv4/ (tests/abi/check_opencv_headers.py).
+if [ -f .opencv4/opencv2/imgproc.hpp ]; then export CVCUDA_OPENCV_INCLUDE=$root/.opencv4; fi
 build=${BUILD_DIR:-build-gpu}
 rows=()
 step() { # step NAME LOGFILE COMMAND... : runs, keeps the log, records the result row
@@ -90,6 +94,19 @@ if [ -n "${CVCUDA_RUST_SAMPLE:-}" ] && [ -x "$CVCUDA_RUST_SAMPLE" ]; then
 fi
 export CVCUDA_C_LIBRARY="$root/$build/libcvcuda_c.so.1"
 export PYTHONPATH="$root/bindings/python${PYTHONPATH:+:$PYTHONPATH}"
+if [ $sanitizer = 1 ]; then
+    # The operator suites are Python (they compare with OpenCV and torchvision): memcheck over every test function of
+    # them, the first of every 20 cases of each (--sample-every, tests/python/conftest.py), which keeps the run within
+    # a few minutes. API errors are not reported here: torch and OpenCV make CUDA calls of their own that may fail by
+    # design; the Catch2 runs above report ours.
+    step "compute-sanitizer memcheck, pytest operator suites (every 20th case of each test function)" memcheck-pytest-ops.log \
+        compute-sanitizer --tool memcheck --error-exitcode 1 --report-api-errors no \
+        python3 -m pytest -q -p no:cacheprovider --sample-every 20 tests/python/test_crop.py tests/python/test_convertto.py \
+        tests/python/test_normalize.py tests/python/test_reformat.py tests/python/test_cvtcolor.py \
+        tests/python/test_copymakeborder.py tests/python/test_resize_opencv.py tests/python/test_resize_tiled.py \
+        tests/python/test_resize_torchvision.py tests/python/test_resize_fused.py tests/python/test_tv.py \
+        tests/python/test_tv_fused.py
+fi
 # The ordering and lifetime suites again, 5 runs in a row: their negative controls force their races, so a suite that
 # passes once but not every time is broken. Each run is one row of the record; any failed run fails the check.
 ordering_passed=0

@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
 """Compiles opencv_coexistence.cpp (OpenCV 4's core.hpp and imgproc.hpp with cvcuda/cvcuda.h and cvcuda.hpp) with
 -Wall -Wextra -Werror. Writes a JUnit report; the case is skipped, with the reason, only where OpenCV's headers are
-absent (Debian: apt-get install libopencv-dev, as scripts/setup.sh does).
+absent (Debian: apt-get install libopencv-dev, as scripts/setup.sh does). CVCUDA_OPENCV_INCLUDE names another folder
+holding opencv2/ (scripts/gpu-check.sh: a copy carried to a machine where packages cannot be installed); it is tried
+first.
 
 Usage: check_opencv_headers.py CXX INCLUDE_DIR SOURCE JUNIT_XML
 """
+import os
 import pathlib
 import subprocess
 import sys
@@ -28,9 +31,10 @@ def report(path, name, failure=None, skipped=None):
 
 def main(cxx, include_dir, source, junit):
     name = "cvcuda headers with OpenCV 4 core.hpp and imgproc.hpp, -Wall -Wextra -Werror"
-    found = [d for d in OPENCV_INCLUDE_DIRS if (pathlib.Path(d) / "opencv2" / "imgproc.hpp").is_file()]
+    dirs = ([os.environ["CVCUDA_OPENCV_INCLUDE"]] if os.environ.get("CVCUDA_OPENCV_INCLUDE") else []) + OPENCV_INCLUDE_DIRS
+    found = [d for d in dirs if (pathlib.Path(d) / "opencv2" / "imgproc.hpp").is_file()]
     if not found:
-        reason = f"OpenCV 4 headers not found in {' or '.join(OPENCV_INCLUDE_DIRS)} (install libopencv-dev)"
+        reason = f"OpenCV 4 headers not found in {' or '.join(dirs)} (install libopencv-dev)"
         print("SKIP:", reason)
         report(junit, name, skipped=reason)
         return 0

@@ -21,14 +21,44 @@ settings.load_profile("cvcuda")
 GPU_FIXTURES = ("gpu", "torch", "cupy", "two_gpus")
 
 
+def pytest_addoption(parser):
+    parser.addoption(
+        "--sample-every",
+        type=int,
+        default=1,
+        metavar="N",
+        help="keep the first of every N cases of each test function (its table rows in collection order), so that a "
+        "slow run (compute-sanitizer, scripts/gpu-check.sh) still reaches every test function; 1 (default): all cases",
+    )
+
+
 def pytest_configure(config):
     config.addinivalue_line("markers", "gpu: needs a CUDA GPU (skips without one; fails with CVCUDA_REQUIRE_GPU=1)")
 
 
-def pytest_collection_modifyitems(items):
+def sampled(items, every):
+    """(kept, deselected): per test function (module and name without parameters), cases 0, N, 2N, ... kept."""
+    if every < 1:
+        raise pytest.UsageError(f"--sample-every must be >= 1, got {every}")
+    seen = {}
+    kept, dropped = [], []
+    for item in items:
+        key = (item.nodeid.split("::")[0], getattr(item, "originalname", item.name))
+        index = seen.get(key, 0)
+        seen[key] = index + 1
+        (kept if index % every == 0 else dropped).append(item)
+    return kept, dropped
+
+
+def pytest_collection_modifyitems(config, items):
     for item in items:
         if any(name in item.fixturenames for name in GPU_FIXTURES):
             item.add_marker(pytest.mark.gpu)
+    every = config.getoption("--sample-every")
+    if every != 1:
+        kept, dropped = sampled(items, every)
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = kept
 
 
 def unavailable(reason: str) -> None:
@@ -50,9 +80,8 @@ def gpu_problem():
 
 def _device_idle() -> None:
     """Waits for every stream of the device, through whichever library that can has been loaded already. Every GPU
-    test starts so: cvcuda.Stream() hands out released streams with whatever they still have queued
-    (docs/streams.md), and a stream an earlier test left deliberately busy would delay a later test's fresh stream
-    behind its sleep, which hides the race a negative control forces."""
+    test starts so: a spin kernel an earlier test left running (a negative control's) would still hold the GPU's
+    attention and delay this test's work behind it, which can hide the race a later negative control forces."""
     torch = sys.modules.get("torch")
     if torch is not None and torch.cuda.is_initialized():
         torch.cuda.synchronize()
