@@ -11,6 +11,9 @@ namespace cvk {
 // Whether launchCopy moves the view's rows as contiguous byte spans (the elements of a row adjacent on both sides),
 // in aligned 16-byte vectors whatever the alignment of either side; otherwise element by element.
 bool copyRowsContiguous(const RowView &v, int32_t itemSize);
+// Whether those rows are also whole 16-byte blocks starting on 16-byte boundaries on both sides (data and every row
+// stride), which launchCopy moves as one flat launch of aligned 16-byte blocks.
+bool copyRowsAligned(const RowView &v, int32_t itemSize);
 
 // Enqueues dst = src over the view, elements of itemSize bytes (1, 2, 4 or 8; cudaErrorInvalidValue otherwise for
 // rows that are not contiguous). Never blocks the host.

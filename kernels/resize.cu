@@ -1,6 +1,7 @@
 // cvResize's and cvResizeTorchvision's kernels: one per (element type, interpolation, channel variant), all built on the shared sampler of
-// resize_filters.cuh, dispatched through one table without holes; the shapes planResizeBand accepts go to the band
-// path instead (resize_band.cu), then those planResizeRows accepts to the row paths (resize_rows.cu), then those planResizeTile accepts to the tiled path (resize_tiled.cu), and those
+// resize_filters.cuh, dispatched through one table without holes; the shapes planResizeBand accepts and
+// resizeBandPreferred prefers go to the band path instead (resize_band.cu), then those planResizeRows accepts to the
+// row paths (resize_rows.cu), then those planResizeTile accepts to the tiled path (resize_tiled.cu), and those
 // planTvResizeTile accepts to the separable antialiased path (resize_tv.cu): all compute the same values.
 #include "resize.hpp"
 #include "resize_launch.cuh"
@@ -81,7 +82,7 @@ cudaError_t launchResize(const ResizeParams &p, cudaStream_t stream) {
         return cudaErrorInvalidValue;
     if (p.dst.shape[kN] == 0 || p.dst.shape[kH] == 0 || p.dst.shape[kW] == 0 || p.dst.shape[kC] == 0) return cudaSuccess;
     ResizeBandShape band;
-    if (planResizeBand(p, band)) return launchResizeBand(p, band, stream);
+    if (planResizeBand(p, band) && resizeBandPreferred(p)) return launchResizeBand(p, band, stream);
     ResizeRowShape rows;
     if (planResizeRows(p, rows)) return launchResizeRows(p, rows, stream);
     ResizeTileShape tile;

@@ -71,8 +71,8 @@ struct ResizeRowShape {
 // NEAREST and NEAREST_FLOOR (OpenCV semantics) take the byte gather for every element type when pixels are packed on
 // both sides; uint8 LINEAR and CUBIC with 1, 3 or 4 packed channels, a 4-byte aligned source (data, rows, images)
 // and a horizontal factor of at most 2 (LINEAR) or 4 (CUBIC) take the staged rows (beyond, most staged columns
-// would feed no tap). Exact: the same bytes as the per-pixel sampler. Pure host arithmetic. Tried after
-// planResizeBand, which takes the uint8 NEAREST and LINEAR shapes it fits.
+// would feed no tap). Exact: the same bytes as the per-pixel sampler. Pure host arithmetic. Tried after the band
+// path where resizeBandPreferred.
 bool planResizeRows(const ResizeParams &p, ResizeRowShape &shape);
 cudaError_t launchResizeRows(const ResizeParams &p, const ResizeRowShape &shape, cudaStream_t stream);
 
@@ -92,8 +92,14 @@ struct ResizeBandShape {
 // dispatch): uint8 NEAREST, NEAREST_FLOOR and LINEAR with 1 to 4 channels, pixels packed on both sides, any row
 // strides and alignment, a horizontal factor of at most 32 / C (beyond, staging whole row spans reads sectors no
 // pixel needs) and a strip whose ring fits 48 KiB of shared memory. Exact: the same bytes as the per-pixel sampler.
-// Pure host arithmetic. Tried before planResizeRows.
+// Pure host arithmetic.
 bool planResizeBand(const ResizeParams &p, ResizeBandShape &shape);
+// Whether launchResize prefers the band path, for a shape planResizeBand takes (tried before planResizeRows then):
+// downscales by more than 1 and at most 2 across that do not enlarge down. Measured on an H200 (docs/perf.md),
+// 32x1080x1920x3 -> 720x1280 is faster on the band path (NEAREST 76 against 96 us, LINEAR 188 against 201), and
+// -> 224x224 slower (NEAREST 28.5 against 18.4, LINEAR 63 against 35): staging whole row spans costs more than the
+// taps save once most of a row feeds none. Enlargements were not measured and stay where they were.
+bool resizeBandPreferred(const ResizeParams &p);
 // The bands for `blocks` blocks per strip over `rows` destination rows (rows >= 1, blocks >= 1).
 void setResizeBands(ResizeBandShape &shape, int64_t rows, int64_t blocks);
 cudaError_t launchResizeBand(const ResizeParams &p, ResizeBandShape shape, cudaStream_t stream);

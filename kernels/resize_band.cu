@@ -124,6 +124,11 @@ bool planResizeBand(const ResizeParams &p, ResizeBandShape &s) {
     }
 }
 
+bool resizeBandPreferred(const ResizeParams &p) {
+    const Mapping m = mappingOf(p.src, p.dst.shape[kH], p.dst.shape[kW], p.interp);
+    return m.x.scale > 1.0 && m.x.scale <= 2.0 && m.y.scale >= 1.0;
+}
+
 void setResizeBands(ResizeBandShape &s, int64_t rows, int64_t blocks) {
     const int64_t bands = std::min<int64_t>(std::min<int64_t>(rows, blocks), 65535);
     s.bandRows = (rows + bands - 1) / bands;

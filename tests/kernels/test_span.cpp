@@ -1,10 +1,12 @@
 // The shifted row copy of kernels/common/span.cuh on the CPU, no GPU: its byte helpers, its launch plan for the
 // benchmark's rows, and whole rows copied tile by tile as the warps of warp_tile.cuh copy them (the same
 // __host__ __device__ functions; lane L's block i + 1 taken as the block the neighbouring lane holds), compared byte
-// for byte with memcpy over every alignment of either side, odd and 1-byte widths, pitched rows and borders.
+// for byte with memcpy over every alignment of either side, odd and 1-byte widths, pitched rows and borders; and which
+// copies launchCopy moves as flat aligned blocks instead (copyRowsAligned).
 #include <catch2/catch_test_macros.hpp>
 
 #include "../../kernels/common/span.cuh"
+#include "../../kernels/copy.hpp"
 
 #include <cstdint>
 #include <cstring>
@@ -185,6 +187,8 @@ TEST_CASE("spanPlan: the benchmark's rows and small launches", "[span][dispatch]
         {"crop 32x1080x1920x3 -> 720x1280", 32 * 720, 1280 * 3, true, 4, 2},
         {"crop rows that may start unaligned", 32 * 720, 1280 * 3, false, 4, 2},
         {"copymakeborder 32x1112x1952x3", 32 * 1112, 1952 * 3, true, 4, 3},
+        {"crop 8x1080x1920x3 -> 720x1280: 4 units, as the batch of 32", 8 * 720, 1280 * 3, true, 4, 2},
+        {"crop 1x1080x1920x3 -> 720x1280: fewer rows than fill the GPU at 4 or 2 units", 720, 1280 * 3, true, 1, 8},
         {"crop 1x224x224x3 -> 149x149: one tile of 32 blocks per row", 149, 149 * 3, false, 1, 1},
         {"one byte", 1, 1, false, 1, 1},
     };
@@ -220,5 +224,37 @@ TEST_CASE("rows copied as warp tiles equal memcpy: every alignment, odd widths, 
     for (const RowsCase &c : cases) {
         INFO(describe(c));
         CHECK(runRows(c, rng) == "");
+    }
+}
+
+TEST_CASE("copyRowsAligned: which crops launchCopy moves as flat 16-byte blocks", "[span][dispatch]") {
+    struct CropRow {
+        const char *what;
+        int64_t n, h, w, c, itemSize; // source image
+        int64_t x, y, cw, ch;         // the crop
+        int64_t dataOffset;           // bytes the source's data lies past a 16-byte boundary
+        bool aligned;
+    };
+    const std::vector<CropRow> rows = {
+        {"the benchmark's crop: 960-byte offset, 3840-byte rows, 5760-byte pitch", 32, 1080, 1920, 3, 1, 320, 180, 1280, 720, 0, true},
+        {"float32, the same crop", 2, 1080, 1920, 3, 4, 320, 180, 1280, 720, 0, true},
+        {"x one pixel on: rows start 3 bytes past a boundary", 32, 1080, 1920, 3, 1, 321, 180, 1280, 720, 0, false},
+        {"rows of 3839 bytes", 2, 1080, 1920, 1, 1, 0, 0, 3839, 720, 0, false},
+        {"pitch 5757 bytes (1919 pixels)", 2, 1081, 1919, 3, 1, 16, 0, 1888, 1081, 0, false},
+        {"source data 8 bytes past a boundary", 2, 64, 64, 4, 1, 0, 0, 32, 32, 8, false},
+        {"one row of one image", 1, 1, 64, 4, 1, 4, 0, 8, 1, 0, true},
+        {"every row whole: the crop is the image (rows merged into one)", 2, 9, 11, 3, 1, 0, 0, 11, 9, 0, false},
+    };
+    const uintptr_t base = uintptr_t(1) << 20; // addresses only: nothing is read or written
+    for (const CropRow &r : rows) {
+        INFO(r.what);
+        const int64_t pitch = r.w * r.c * r.itemSize, image = r.h * pitch;
+        char *src = reinterpret_cast<char *>(base + static_cast<uintptr_t>(r.dataOffset + r.y * pitch + r.x * r.c * r.itemSize));
+        View4 s{src, {r.n, r.ch, r.cw, r.c}, {image, pitch, r.c * r.itemSize, r.itemSize}};
+        View4 d{reinterpret_cast<char *>(base), {r.n, r.ch, r.cw, r.c}, {r.ch * r.cw * r.c * r.itemSize, r.cw * r.c * r.itemSize, r.c * r.itemSize, r.itemSize}};
+        RowView v;
+        REQUIRE(collapseImages(s, d, false, DimOrder::Keep, v));
+        CHECK(copyRowsContiguous(v, static_cast<int32_t>(r.itemSize)));
+        CHECK(copyRowsAligned(v, static_cast<int32_t>(r.itemSize)) == r.aligned);
     }
 }

@@ -46,6 +46,8 @@ def test_customcrop_every_dtype_layout_channels(torch, dtype, layout, channels):
     ((3, 5), (0, 0, 5, 3)),
     ((1081, 1919), (1, 3, 1917, 1077)),   # odd offsets: rows not 16-byte aligned
     ((1081, 1919), (16, 0, 1888, 1081)),  # x * C = 48 bytes: aligned rows on both sides for C=3 u8
+    ((1080, 1920), (320, 180, 1280, 720)),  # whole 16-byte blocks, every row start aligned: the flat launch
+    ((1080, 1920), (321, 180, 1280, 720)),  # the same one pixel on: shifted spans
 ])
 @pytest.mark.parametrize("dtype", ["uint8", "float32"])
 def test_customcrop_odd_sizes(torch, size, rect, dtype):

@@ -64,8 +64,10 @@ def test_fast_paths_equal_the_sampler(cupy, interp, channels, src_hw, dst_hw):
                            f"fast path {fast[tuple(np.argwhere(bad)[0])]}, sampler {sampler[tuple(np.argwhere(bad)[0])]}")
 
 
-# The band path on sources whose rows start anywhere: a view cut one row and one pixel into a taller, wider image
-# (rows padded, starts off every alignment), against the sampler on the same pixels four channels apart.
+# The uint8 fast paths on sources whose rows start anywhere (the band path for the downscales of at most 2 across, the
+# row paths for the enlargements: resizeBandPreferred in kernels/resize.hpp): a view cut one row and one pixel into a
+# taller, wider image (rows padded, starts off every alignment), against the sampler on the same pixels four channels
+# apart.
 BAND_VIEWS = (
     ("NEAREST", 3, (108, 192), (72, 128)),
     ("NEAREST_FLOOR", 4, (37, 53), (29, 71)),
@@ -80,7 +82,7 @@ BAND_VIEWS = (
 
 @pytest.mark.parametrize("interp,channels,src_hw,dst_hw", BAND_VIEWS,
                          ids=[f"{i}-c{c}-{s[0]}x{s[1]}to{d[0]}x{d[1]}" for i, c, s, d in BAND_VIEWS])
-def test_band_path_on_row_views_equals_the_sampler(cupy, interp, channels, src_hw, dst_hw):
+def test_fast_paths_on_row_views_equal_the_sampler(cupy, interp, channels, src_hw, dst_hw):
     rng = np.random.default_rng(9)
     n, (h, w) = 3, src_hw
     img = random_image(rng, (n, h, w, channels), np.uint8)
@@ -98,7 +100,7 @@ def test_band_path_on_row_views_equals_the_sampler(cupy, interp, channels, src_h
         _, dst = to_device(cupy, np.full((n, *dst_hw, channels), 0xA5, np.uint8), "NHWC")
         cvcuda.resize_into(dst, src, mode)
         outs.append(to_host(cupy, dst))
-    band, sampler = outs
-    bad = band != sampler
+    fast, sampler = outs
+    bad = fast != sampler
     assert not bad.any(), (f"{int(bad.sum())} of {bad.size} bytes differ; first at {tuple(np.argwhere(bad)[0])}: "
-                           f"band path {band[tuple(np.argwhere(bad)[0])]}, sampler {sampler[tuple(np.argwhere(bad)[0])]}")
+                           f"fast path {fast[tuple(np.argwhere(bad)[0])]}, sampler {sampler[tuple(np.argwhere(bad)[0])]}")

@@ -1,0 +1,113 @@
+// Microbenchmark of crop launch plans (GPU time per call, CUDA events, median of 9 batches after a warm-up, four
+// buffer sets rotated): launchCopy as it is ("current plan"), the warp-tile span kernel of common/warp_tile.cuh
+// with 1, 2 or 4 units per lane, and a flat launch of aligned 16-byte blocks with 1-8 units per thread (the rows it
+// can take), against a cudaMemcpyAsync of the output's bytes. The memcpy2D column is a cudaMemcpy2DAsync of the
+// rows for comparison (its rows are right for one image only). Not part of the build: bench/probes/README.md.
+#include "copy.cu"
+#include <algorithm>
+#include <cstdio>
+#include <vector>
+#include <functional>
+using namespace cvk;
+
+static float timeIt(cudaStream_t st, int reps, const std::function<void(int)> &f) {
+    cudaEvent_t a, b; cudaEventCreate(&a); cudaEventCreate(&b);
+    for (int i = 0; i < 3; ++i) f(i);
+    std::vector<float> ts;
+    for (int k = 0; k < 9; ++k) {
+        cudaEventRecord(a, st);
+        for (int i = 0; i < reps; ++i) f(i);
+        cudaEventRecord(b, st); cudaEventSynchronize(b);
+        float ms; cudaEventElapsedTime(&ms, a, b); ts.push_back(ms * 1000.f / reps);
+    }
+    std::sort(ts.begin(), ts.end());
+    return ts[4];
+}
+
+template <int U> void launchU(const ContiguousRows &rows, int64_t count, int64_t bpr, int units, int persistBlocks, cudaStream_t st) {
+    const int64_t tiles = ceilDiv(bpr, int64_t(kWarpLanes) * units);
+    const int64_t items = count * tiles;
+    int64_t grid = ceilDiv(items, kBlockThreads / kWarpLanes);
+    if (persistBlocks > 0) grid = std::min<int64_t>(grid, persistBlocks);
+    spanRowsKernel<U, ContiguousRows, CopyTile><<<unsigned(grid), kBlockThreads, 0, st>>>(rows, items, tiles, units);
+}
+
+// Flat: every 16-byte block of every row is one unit (rows whose starts and lengths are all 16-aligned on both sides).
+template <int U> __global__ void __launch_bounds__(256) flatKernel(RowView v, int64_t bpr, int64_t total) {
+    const int64_t base = int64_t(blockIdx.x) * 256 * U + threadIdx.x;
+    uint4 x[U]; uintptr_t d[U];
+#pragma unroll
+    for (int j = 0; j < U; ++j) {
+        const int64_t g = base + j * 256;
+        if (g < total) {
+            int64_t col; const int64_t r = divmod(g, bpr, col);
+            int64_t r0, r1, r2; rowIndex(v, r, r0, r1, r2);
+            const char *s = v.src + r0 * v.srcRow[0] + r1 * v.srcRow[1] + r2 * v.srcRow[2] + col * 16;
+            d[j] = reinterpret_cast<uintptr_t>(v.dst + r0 * v.dstRow[0] + r1 * v.dstRow[1] + r2 * v.dstRow[2] + col * 16);
+            x[j] = load16(reinterpret_cast<uintptr_t>(s));
+        }
+    }
+#pragma unroll
+    for (int j = 0; j < U; ++j) if (base + j * 256 < total) store16(d[j], x[j]);
+}
+
+int main() {
+    struct Case { int n, h, w, x, y, cw, ch; };
+    Case cases[] = {{32, 1080, 1920, 320, 180, 1280, 720}, {8, 1080, 1920, 320, 180, 1280, 720}, {1, 1080, 1920, 320, 180, 1280, 720},
+                    {1, 224, 224, 37, 37, 149, 149}, {32, 1080, 1920, 321, 180, 1280, 720}};
+    cudaStream_t st; cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking);
+    int dev; cudaGetDevice(&dev); int sms; cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+    int occ4 = 0; cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ4, spanRowsKernel<4, ContiguousRows, CopyTile>, kBlockThreads, 0);
+    printf("SMs %d, resident blocks/SM of the 4-unit kernel %d\n", sms, occ4);
+    for (const Case &c : cases) {
+        const int C = 3;
+        const size_t srcBytes = size_t(c.n) * c.h * c.w * C, dstBytes = size_t(c.n) * c.ch * c.cw * C;
+        const int NB = 4;
+        char *src[NB], *dst[NB];
+        for (int i = 0; i < NB; ++i) { cudaMalloc(&src[i], srcBytes); cudaMalloc(&dst[i], dstBytes); cudaMemset(src[i], i + 1, srcBytes); }
+        auto viewOf = [&](int i, RowView &v) {
+            View4 s{src[i] + (size_t(c.y) * c.w + c.x) * C, {c.n, c.ch, c.cw, C}, {int64_t(c.h) * c.w * C, int64_t(c.w) * C, C, 1}};
+            View4 d{dst[i], {c.n, c.ch, c.cw, C}, {int64_t(c.ch) * c.cw * C, int64_t(c.cw) * C, C, 1}};
+            collapseImages(s, d, false, DimOrder::Keep, v);
+        };
+        RowView v0; viewOf(0, v0);
+        const int64_t count = v0.rows[0] * v0.rows[1] * v0.rows[2], bytes = v0.inner;
+        bool aligned = aligned16(reinterpret_cast<int64_t>(v0.dst));
+        for (int i = 0; i < kRowDims; ++i) if (v0.rows[i] > 1) aligned = aligned && aligned16(v0.dstRow[i]);
+        const int64_t bpr = spanBlocksPerRow(bytes, aligned);
+        const SpanPlan p = spanPlan(count, bpr);
+        printf("case %dx%dx%dx3 -> %dx%d at (%d,%d): rows %lld bytes %lld blocksPerRow %lld plan units %d grid %u, MB %.1f\n", c.n, c.h, c.w,
+               c.ch, c.cw, c.x, c.y, (long long)count, (long long)bytes, (long long)bpr, p.units, p.grid, 2.0 * dstBytes / 1e6);
+        const int reps = c.n >= 8 ? 5 : 50;
+        float tCopy = timeIt(st, reps, [&](int i) { cudaMemcpyAsync(dst[i % NB], src[i % NB], dstBytes, cudaMemcpyDeviceToDevice, st); });
+        float t2d = timeIt(st, reps, [&](int i) {
+            cudaMemcpy2DAsync(dst[i % NB], size_t(c.cw) * C, src[i % NB] + (size_t(c.y) * c.w + c.x) * C, size_t(c.w) * C, size_t(c.cw) * C,
+                              size_t(c.n) * c.ch, cudaMemcpyDeviceToDevice, st); }); // only right for n == 1 (probe timing)
+        float tPlan = timeIt(st, reps, [&](int i) { RowView v; viewOf(i % NB, v); launchCopy(v, 1, st); });
+        printf("  copy %.2f  memcpy2D(rows) %.2f  current plan %.2f\n", tCopy, t2d, tPlan);
+        for (int persist : {0}) {
+            for (int u : {1, 2, 4}) {
+                float t = timeIt(st, reps, [&](int i) {
+                    RowView v; viewOf(i % NB, v); ContiguousRows r{v, bytes};
+                    launchU<4>(r, count, bpr, u, persist, st); });
+                printf("  units %d grid %s: %.2f\n", u, persist ? (persist == sms * 8 ? "persist 8/SM" : "persist 16/SM") : "all items", t);
+            }
+        }
+        if (bytes % 16 == 0 && (c.x * 3) % 16 == 0) {
+            const int64_t total = count * (bytes / 16);
+            for (int u : {1, 2, 4, 8}) {
+                float t = timeIt(st, reps, [&](int i) {
+                    RowView v; viewOf(i % NB, v);
+                    const unsigned g = unsigned(ceilDiv(total, 256 * u));
+                    if (u == 1) flatKernel<1><<<g, 256, 0, st>>>(v, bytes / 16, total);
+                    if (u == 2) flatKernel<2><<<g, 256, 0, st>>>(v, bytes / 16, total);
+                    if (u == 4) flatKernel<4><<<g, 256, 0, st>>>(v, bytes / 16, total);
+                    if (u == 8) flatKernel<8><<<g, 256, 0, st>>>(v, bytes / 16, total); });
+                printf("  flat units %d: %.2f\n", u, t);
+            }
+        }
+        cudaError_t e = cudaDeviceSynchronize();
+        if (e != cudaSuccess) printf("  CUDA error %s\n", cudaGetErrorString(e));
+        for (int i = 0; i < NB; ++i) { cudaFree(src[i]); cudaFree(dst[i]); }
+    }
+}
