@@ -126,7 +126,16 @@ struct FusedParams {
     float mean[kFusedMaxChannels], stddev[kFusedMaxChannels];
 };
 
+// Enqueues the fused pass on `stream` (never blocks the host): the pair path where fusedPairsTake, else the general
+// kernel (launchResizeFusedGeneral). Both compute the same values bit for bit.
 cudaError_t launchResizeFused(const FusedParams &p, cudaStream_t stream);
+// Whether launchResizeFused takes the pair path (resize_fused_pairs.cuh) for p: OpenCV LINEAR (interp kLinear,
+// torchMode < 0) with packed source pixels (1 to 4 channels, stride[kW] == C and stride[kC] == 1), any row strides
+// and alignment. Pure host arithmetic (CPU tests check the dispatch).
+bool fusedPairsTake(const FusedParams &p);
+// The general kernel (cvResize's per-pixel sampler) for every p launchResizeFused takes with an OpenCV interp;
+// exposed so the probe bench/probes/fused_paths.cu times it against the pair path.
+cudaError_t launchResizeFusedGeneral(const FusedParams &p, cudaStream_t stream);
 
 // Whether the separable path takes the antialiased torchvision resize p (a plain resize) or q (the fused pass): the
 // antialiased modes with windows of at most 48 taps on both axes and a tile that fits 48 KiB of shared memory. It

@@ -1,8 +1,10 @@
 // The fused preprocessing pass (resize -> crop -> convert -> per-channel normalize -> reformat) in one kernel: each
 // thread samples four pixels of a crop row with cvResize's own sampler (resize_filters.cuh), so the interpolation is
 // the one cvResize computes, and writes their channels straight into the output layout. Only the crop's pixels are
-// interpolated; the resized image is never stored.
+// interpolated; the resized image is never stored. uint8 LINEAR with packed pixels takes the pair path
+// (resize_fused_pairs.cuh) instead: the same values, fewer and wider loads.
 #include "resize.hpp"
+#include "resize_fused_pairs.cuh"
 #include "resize_launch.cuh"
 
 #include <cuda_fp16.h>
@@ -76,7 +78,42 @@ template <int I, bool Half, int CT> __global__ void __launch_bounds__(kFusedBloc
         }
 }
 
+// The pair path (fusedPairsTake): one pixel per thread and warps along 32 consecutive pixels of one crop row, so
+// each load instruction of a warp reads one stretch of one source row (the general kernel's 8 x 32 threads put four
+// crop rows into each warp, so each of its load instructions reaches into four source rows) and each channel's store
+// into a planar output is one 128-byte line. A pixel reads each of its two source rows' pixel pairs as at most 3
+// aligned words, where the general kernel loads 12 bytes one by one. The column's taps are computed once per thread,
+// the row's once per row. bench/probes/fused_paths.cu times it against the general kernel.
+constexpr int kPairBlockX = 32, kPairBlockY = 8;
+
+template <bool Half, int C> __global__ void __launch_bounds__(kPairBlockX *kPairBlockY) fusedPairsKernel(FusedParams p, Mapping m) {
+    const int64_t w = p.dst.shape[kW], h = p.dst.shape[kH], nImages = p.dst.shape[kN];
+    const int64_t x = static_cast<int64_t>(blockIdx.x) * kPairBlockX + threadIdx.x;
+    if (x >= w) return;
+    const PairTaps tx = pairTaps(m.x, static_cast<int32_t>(x) + p.cropX);
+    const int64_t rowBytes = int64_t(m.x.src) * C;
+    for (int64_t y = static_cast<int64_t>(blockIdx.y) * kPairBlockY + threadIdx.y; y < h; y += int64_t(gridDim.y) * kPairBlockY) {
+        const PairTaps ty = pairTaps(m.y, static_cast<int32_t>(y) + p.cropY);
+        for (int64_t n = blockIdx.z; n < nImages; n += gridDim.z) {
+            const char *image = p.src.data + n * p.src.stride[kN];
+            const PixelPair r0 = fetchPair<C>(reinterpret_cast<const uint8_t *>(image + ty.i0 * p.src.stride[kH]), rowBytes, tx.i0, tx.i1);
+            const PixelPair r1 = fetchPair<C>(reinterpret_cast<const uint8_t *>(image + ty.i1 * p.src.stride[kH]), rowBytes, tx.i0, tx.i1);
+            float v[C];
+            pairValues<C>(r0, r1, tx, ty, p.srcCast, v);
+            char *out = p.dst.data + n * p.dst.stride[kN] + y * p.dst.stride[kH] + x * p.dst.stride[kW];
+#pragma unroll
+            for (int o = 0; o < C; ++o) storeOut<Half>(out + o * p.dst.stride[kC], fusedValue(p, o, p.reverseChannels ? v[C - 1 - o] : v[o]));
+        }
+    }
+}
+
 using Kernel = void (*)(FusedParams, Mapping);
+
+// kPairKernels[half][channels - 1]: every entry filled.
+const std::array<std::array<Kernel, kFusedMaxChannels>, 2> kPairKernels = {{
+    {&fusedPairsKernel<false, 1>, &fusedPairsKernel<false, 2>, &fusedPairsKernel<false, 3>, &fusedPairsKernel<false, 4>},
+    {&fusedPairsKernel<true, 1>, &fusedPairsKernel<true, 2>, &fusedPairsKernel<true, 3>, &fusedPairsKernel<true, 4>},
+}};
 
 // kernels[half][interp][channels - 1]: every entry filled (each channel count compiled as a constant).
 template <int I, bool Half> constexpr std::array<Kernel, kFusedMaxChannels> channelRow() {
@@ -93,7 +130,13 @@ const std::array<std::array<std::array<Kernel, kFusedMaxChannels>, kInterpCount>
 
 } // namespace
 
-cudaError_t launchResizeFused(const FusedParams &p, cudaStream_t stream) {
+bool fusedPairsTake(const FusedParams &p) {
+    const int64_t c = p.src.shape[kC];
+    return p.interp == kLinear && p.torchMode < 0 && c >= 1 && c <= kFusedMaxChannels && p.src.stride[kW] == c &&
+           (c == 1 || p.src.stride[kC] == 1);
+}
+
+cudaError_t launchResizeFusedGeneral(const FusedParams &p, cudaStream_t stream) {
     if (p.interp < 0 || p.interp >= kInterpCount || p.src.shape[kC] < 1 || p.src.shape[kC] > kFusedMaxChannels) return cudaErrorInvalidValue;
     if (p.dst.shape[kN] == 0 || p.dst.shape[kH] == 0 || p.dst.shape[kW] == 0) return cudaSuccess;
     const Kernel k = kKernels[p.halfOut][p.interp][p.src.shape[kC] - 1];
@@ -105,14 +148,29 @@ cudaError_t launchResizeFused(const FusedParams &p, cudaStream_t stream) {
     return cudaGetLastError();
 }
 
+cudaError_t launchResizeFused(const FusedParams &p, cudaStream_t stream) {
+    if (!fusedPairsTake(p)) return launchResizeFusedGeneral(p, stream);
+    if (p.dst.shape[kN] == 0 || p.dst.shape[kH] == 0 || p.dst.shape[kW] == 0) return cudaSuccess;
+    const Kernel k = kPairKernels[p.halfOut][p.src.shape[kC] - 1];
+    const dim3 grid(static_cast<unsigned>((p.dst.shape[kW] + kPairBlockX - 1) / kPairBlockX),
+                    static_cast<unsigned>(std::min<int64_t>((p.dst.shape[kH] + kPairBlockY - 1) / kPairBlockY, 65535)),
+                    static_cast<unsigned>(std::min<int64_t>(p.dst.shape[kN], 65535)));
+    k<<<grid, dim3(kPairBlockX, kPairBlockY), 0, stream>>>(p, mappingOf(p.src, p.resizeH, p.resizeW, p.interp));
+    return cudaGetLastError();
+}
+
 cudaError_t preloadResizeFusedKernels() {
+    auto load = [](Kernel k) {
+        cudaFuncAttributes attributes;
+        return cudaFuncGetAttributes(&attributes, k);
+    };
     for (const auto &byInterp : kKernels)
         for (const auto &variants : byInterp)
-            for (Kernel k : variants) {
-                cudaFuncAttributes attributes;
-                const cudaError_t err = cudaFuncGetAttributes(&attributes, k);
-                if (err != cudaSuccess) return err;
-            }
+            for (Kernel k : variants)
+                if (const cudaError_t err = load(k); err != cudaSuccess) return err;
+    for (const auto &variants : kPairKernels)
+        for (Kernel k : variants)
+            if (const cudaError_t err = load(k); err != cudaSuccess) return err;
     return cudaSuccess;
 }
 

@@ -121,3 +121,59 @@ def test_fused_equals_the_chain_of_our_operators(cupy, interp, layout):
     fused = cvcuda.resize_crop_convert_reformat(src, (341, 256), interp, cvcuda.RectI(x, y, w, h), layout=layout,
                                                 data_type=np.float32, scale=1 / 255, mean=MEAN, std=STD)
     _close(to_host(cupy, fused), to_host(cupy, chain), f"{interp.name} {layout}")
+
+
+# uint8 LINEAR with packed pixels takes the pair path (kernels/resize_fused_pairs.cuh: aligned words where they lie
+# inside the row, bytes at the row's edges); unpacked pixels take the general kernel. Each row's source is a view cut
+# `col` pixels and one row into a wider, taller image (rows padded, starting 1 to 3 bytes past a word and moving
+# alignment row by row), against the same pixels four-or-more channels apart: equal bit for bit. Crops reach the
+# right edge (the last pair ends at the row's end, or both taps clamp onto its last pixel) and enlargements clamp
+# both borders.
+PAIR_VIEWS = (
+    # channels, col, src (h, w), resize (h, w), crop (x, y, w, h), reverse
+    (3, 1, (108, 192), (256, 256), (16, 16, 224, 224), False),
+    (1, 1, (37, 53), (80, 90), (0, 0, 90, 80), False),
+    (1, 2, (30, 41), (20, 23), (3, 2, 20, 18), False),
+    (1, 3, (9, 2), (6, 9), (0, 0, 9, 6), False),
+    (2, 1, (40, 101), (30, 75), (0, 0, 75, 30), False),
+    (2, 3, (17, 6), (40, 13), (0, 0, 13, 40), True),
+    (3, 1, (300, 200), (150, 100), (69, 83, 31, 67), True),
+    (3, 2, (135, 240), (64, 64), (8, 8, 56, 56), False),
+    (4, 1, (41, 97), (31, 73), (5, 3, 68, 28), True),
+    (4, 3, (13, 7), (40, 33), (0, 0, 33, 40), False),
+)
+
+
+@pytest.mark.parametrize("layout,dtype", [("NCHW", np.float32), ("NHWC", np.float32), ("NCHW", np.float16)],
+                         ids=["NCHW-f32", "NHWC-f32", "NCHW-f16"])
+@pytest.mark.parametrize("src_cast", [True, False], ids=["srcCast", "unrounded"])
+@pytest.mark.parametrize("channels,col,src_hw,resize_hw,crop,reverse", PAIR_VIEWS,
+                         ids=[f"c{c}-col{k}-{s[0]}x{s[1]}to{r[0]}x{r[1]}" for c, k, s, r, _, _ in PAIR_VIEWS])
+def test_fused_pair_path_on_row_views_equals_the_general_kernel(cupy, channels, col, src_hw, resize_hw, crop, reverse,
+                                                               src_cast, layout, dtype):
+    rng = np.random.default_rng(channels * 100 + col)
+    n, (h, w) = 2, src_hw
+    img = random_image(rng, (n, h, w, channels), np.uint8)
+    big = random_image(rng, (n, h + 2, w + col + 2, channels), np.uint8)
+    big[:, 1:1 + h, col:col + w] = img
+    big_dev, _ = to_device(cupy, big, "NHWC")
+    view = cvcuda.as_tensor(big_dev[:, 1:1 + h, col:col + w], "NHWC")
+    wide = random_image(rng, (n, h, w, channels + 1), np.uint8)
+    wide[..., :channels] = img
+    wide_dev, _ = to_device(cupy, wide, "NHWC")
+    unpacked = cvcuda.as_tensor(wide_dev[..., :channels], "NHWC")
+    x, y, cw, ch = crop
+    shape = (n, channels, ch, cw) if layout == "NCHW" else (n, ch, cw, channels)
+    mean, std = (MEAN + (0.5,))[:channels], (STD + (0.25,))[:channels]
+    manip = cvcuda.ChannelManip.REVERSE if reverse else cvcuda.ChannelManip.NO_OP
+    outs = []
+    for src, poison in ((view, np.nan), (unpacked, -np.inf)):  # poisoned differently: a value neither writes differs
+        _, dst = to_device(cupy, np.full(shape, poison, dtype), layout)
+        cvcuda.resize_crop_convert_reformat_into(dst, src, (resize_hw[1], resize_hw[0]), cvcuda.Interp.LINEAR, (x, y),
+                                                 manip=manip, scale=1 / 255, srcCast=src_cast, mean=mean, std=std)
+        outs.append(to_host(cupy, dst))
+    bits = np.uint32 if dtype == np.float32 else np.uint16
+    pairs, general = (o.view(bits) for o in outs)
+    bad = pairs != general
+    assert not bad.any(), (f"{int(bad.sum())} of {bad.size} values differ; first at {tuple(np.argwhere(bad)[0])}: "
+                           f"pair path {outs[0][tuple(np.argwhere(bad)[0])]}, general {outs[1][tuple(np.argwhere(bad)[0])]}")
