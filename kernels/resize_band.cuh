@@ -98,21 +98,28 @@ CVK_BAND_HD uint8_t bandLoadByte(const uint8_t *p) {
     return *p;
 #endif
 }
+// cp.async exists from sm_80 on; older GPUs (the build's sm_75) copy through registers at once, which the barrier
+// after a row's copies orders just the same (only the loads in flight are fewer).
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+#define CVK_BAND_CP_ASYNC 1
+#endif
 CVK_BAND_HD void bandCopy16(uint8_t *smem, const uint8_t *gmem) {
-#ifdef __CUDA_ARCH__
+#if defined(CVK_BAND_CP_ASYNC)
     const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(smem));
     asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(s), "l"(gmem) : "memory");
+#elif defined(__CUDA_ARCH__)
+    *reinterpret_cast<uint4 *>(smem) = __ldg(reinterpret_cast<const uint4 *>(gmem));
 #else
     std::memcpy(smem, gmem, 16);
 #endif
 }
 CVK_BAND_HD void bandCommit() {
-#ifdef __CUDA_ARCH__
+#if defined(CVK_BAND_CP_ASYNC)
     asm volatile("cp.async.commit_group;\n" ::: "memory");
 #endif
 }
 template <int Pending> CVK_BAND_HD void bandWait() {
-#ifdef __CUDA_ARCH__
+#if defined(CVK_BAND_CP_ASYNC)
     asm volatile("cp.async.wait_group %0;\n" ::"n"(Pending) : "memory");
 #endif
 }
@@ -299,5 +306,6 @@ CVK_BAND_HD void bandCompute(const BandEntry<I> *table, const uint8_t *slots, in
 
 #undef CVK_BAND_HD
 #undef CVK_BAND_UNROLL
+#undef CVK_BAND_CP_ASYNC
 
 } // namespace cvk::resize

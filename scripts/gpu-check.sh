@@ -8,10 +8,12 @@
 # command bench/run.sh, which writes docs/perf.md's generated section and docs/img/bench_*.png; with --reference it
 # also measures the reference library (CV-CUDA 0.19, the tarball from ../shared/tools/cvcuda-reference.sh or its
 # unpacked folder) in its own process.
-# Usage: scripts/gpu-check.sh [--quick] [--no-bench] [--no-sanitizer] [--no-tests] [--ordering-runs N (default 5)]
-#                             [--reference TARBALL_OR_DIR] [--record FILE (default docs/verification/gpu-check.md)]
+# Usage: scripts/gpu-check.sh [--quick] [--no-bench] [--no-sanitizer] [--sanitizer-tools "memcheck racecheck ..."]
+#                             [--no-tests] [--ordering-runs N (default 5)] [--reference TARBALL_OR_DIR]
+#                             [--record FILE (default docs/verification/gpu-check.md)]
 # --no-tests leaves out the full test run, the soak and the samples, so that a lease whose calls are limited to
 # 10 minutes can run the parts in turn, each writing its own record (--record); the build is reused when present.
+# --sanitizer-tools picks the compute-sanitizer tools of such a part (memcheck also runs over the pytest suites).
 # Python packages missing there (cffi, pycparser) are taken from wheels in .whl/ when present.
 # CVCUDA_COMMIT=<hash> names the commit in the record where the checkout has no .git (the GPU machine's copy).
 # CVCUDA_RUST_SAMPLE=<binary> also runs the Rust sample built elsewhere (no cargo on the GPU machine).
@@ -19,11 +21,13 @@ set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 bench=1 sanitizer=1 tests=1 reference= ordering_runs=5 record=docs/verification/gpu-check.md
+sanitizer_tools="memcheck racecheck synccheck initcheck"
 args="$*"
 while [ $# -gt 0 ]; do
     case "$1" in
     --no-bench) bench=0 ;;
     --no-sanitizer) sanitizer=0 ;;
+    --sanitizer-tools) sanitizer_tools=${2:?gpu-check: --sanitizer-tools needs a list}; shift ;;
     --no-tests) tests=0 ;;
     --record) record=${2:?gpu-check: --record needs a file}; shift ;;
     --quick) bench=0 sanitizer=0 ;;
@@ -78,7 +82,7 @@ if [ $sanitizer = 1 ]; then
     # Every tool over every GPU suite, one run at a time: side by side, the tools' device memory ran out (each
     # reserves its own shadow memory on the one GPU). The negative controls are left out (a sanitizer slows kernels
     # and so hides the races they force), and so are [large] cases and the 8-thread stress case (too slow under it).
-    for tool in memcheck racecheck synccheck initcheck; do
+    for tool in $sanitizer_tools; do
         for exe in tests/engine/test_engine tests/kernels/test_kernels; do
             [ -x "$build/$exe" ] || continue
             step "compute-sanitizer $tool $(basename "$exe")" "$tool-$(basename "$exe").log" \
@@ -94,7 +98,7 @@ if [ -n "${CVCUDA_RUST_SAMPLE:-}" ] && [ -x "$CVCUDA_RUST_SAMPLE" ]; then
 fi
 export CVCUDA_C_LIBRARY="$root/$build/libcvcuda_c.so.1"
 export PYTHONPATH="$root/bindings/python${PYTHONPATH:+:$PYTHONPATH}"
-if [ $sanitizer = 1 ]; then
+if [ $sanitizer = 1 ] && [[ " $sanitizer_tools " == *" memcheck "* ]]; then
     # The operator suites are Python (they compare with OpenCV and torchvision): memcheck over every test function of
     # them, the first of every 20 cases of each (--sample-every, tests/python/conftest.py), which keeps the run within
     # a few minutes. API errors are not reported here: torch and OpenCV make CUDA calls of their own that may fail by

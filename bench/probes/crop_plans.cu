@@ -106,6 +106,21 @@ int main() {
                 printf("  flat units %d: %.2f\n", u, t);
             }
         }
+        if (c.x == 320 && c.n <= 8) { // a vertical flip of the whole source (flipCode 0), as flat blocks and as spans
+            View4 fs{src[0] + (size_t(c.h) - 1) * c.w * C, {c.n, c.h, c.w, C}, {int64_t(c.h) * c.w * C, -int64_t(c.w) * C, C, 1}};
+            char *fdst = nullptr;
+            cudaMalloc(&fdst, srcBytes);
+            View4 fd{fdst, {c.n, c.h, c.w, C}, {int64_t(c.h) * c.w * C, int64_t(c.w) * C, C, 1}};
+            RowView fv;
+            collapseImages(fs, fd, false, DimOrder::Keep, fv);
+            const int64_t frows = fv.rows[0] * fv.rows[1] * fv.rows[2], fbpr = fv.inner / 16;
+            float tf = timeIt(st, reps, [&](int) { launchCopy(fv, 1, st); });
+            float ts = timeIt(st, reps, [&](int) { launchU<4>(ContiguousRows{fv, fv.inner}, frows, fbpr, spanPlan(frows, fbpr).units, 0, st); });
+            float tc = timeIt(st, reps, [&](int) { cudaMemcpyAsync(fdst, src[0], srcBytes, cudaMemcpyDeviceToDevice, st); });
+            printf("  flipCode 0 of %dx%dx%dx3 (%.1f MB): launchCopy (flat: %d) %.2f  spans %.2f  copy %.2f\n", c.n, c.h, c.w,
+                   2.0 * srcBytes / 1e6, int(copyRowsAligned(fv, 1)), tf, ts, tc);
+            cudaFree(fdst);
+        }
         cudaError_t e = cudaDeviceSynchronize();
         if (e != cudaSuccess) printf("  CUDA error %s\n", cudaGetErrorString(e));
         for (int i = 0; i < NB; ++i) { cudaFree(src[i]); cudaFree(dst[i]); }
