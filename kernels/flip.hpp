@@ -1,6 +1,8 @@
 // Flip kernels and their dispatch. Knows nothing of handles or streams beyond cudaStream_t.
 #pragma once
 
+#include "common/view.hpp"
+
 #include <cuda_runtime.h>
 #include <cstdint>
 
@@ -27,6 +29,7 @@ enum { kOuter1 = 0, kOuter0 = 1, kHeight = 2, kWidth = 3, kInner = 4 };
 enum class FlipPath {
     Nothing,      // in place with nothing to move (e.g. a 1x1 image)
     RowCopy,      // rows copied whole (vertical flip or plain copy), vectors of `unitBytes`
+    AlignedRows,  // the same rows as one flat launch of aligned 16-byte blocks (copy.hpp's launchCopy), not in place
     ColumnGroups, // horizontal flip of packed rows, 16-byte vectors, pixels reversed in registers
     ColumnRows,   // horizontal flip of short packed rows that follow each other: runs of whole rows, 16-byte vectors
     ColumnUnits,  // horizontal flip of packed rows, one `unitBytes` piece of a pixel per thread
@@ -42,6 +45,10 @@ struct FlipPlan {
 
 // Chooses the kernel and normalises the view; pure host arithmetic, no CUDA call.
 FlipPlan planFlipKernel(const FlipParams &p);
+
+// The rows of a RowCopy plan's view (not in place) as launchCopy's RowView: dst row h <- src row h, or height - 1 - h
+// under a row flip (a negative src row stride). Pure host arithmetic.
+RowView flipRowView(const FlipParams &p);
 
 // Grid and block size of a flip launch of `warpUnits` warp work items (at least one block). Every flip kernel keeps
 // its state per warp (registers, its warp's slice of shared memory, __syncwarp only), so any whole number of warps per

@@ -16,6 +16,7 @@ const char *pathName(FlipPath p) {
     switch (p) {
     case FlipPath::Nothing: return "Nothing";
     case FlipPath::RowCopy: return "RowCopy";
+    case FlipPath::AlignedRows: return "AlignedRows";
     case FlipPath::ColumnGroups: return "ColumnGroups";
     case FlipPath::ColumnRows: return "ColumnRows";
     case FlipPath::ColumnUnits: return "ColumnUnits";
@@ -82,6 +83,10 @@ TEST_CASE("planFlipKernel picks the kernel and normalises the view", "[flip][dis
         {"uint8x3 horizontal", nhwc(32, 1080, 1920, 3, 1, 1), FlipPath::ColumnGroups, 16, 1920, false, true},
         {"uint8x3 both: rows merged", nhwc(32, 1080, 1920, 3, 1, -1), FlipPath::ColumnGroups, 16, 1080 * 1920, false, true},
         {"uint8x3 vertical", nhwc(32, 1080, 1920, 3, 1, 0), FlipPath::RowCopy, 16, 1920, true, false},
+        {"uint8x3 vertical, one image: flat aligned blocks", nhwc(1, 1080, 1920, 3, 1, 0), FlipPath::AlignedRows, 16, 1920, true, false},
+        {"uint8x3 vertical, 5 images (31.6 MiB): flat", nhwc(5, 1080, 1920, 3, 1, 0), FlipPath::AlignedRows, 16, 1920, true, false},
+        {"uint8x3 vertical, 6 images (38 MiB): the row copy", nhwc(6, 1080, 1920, 3, 1, 0), FlipPath::RowCopy, 16, 1920, true, false},
+        {"uint8x3 vertical, one image, pitch 5757: the row copy", nhwc(1, 1080, 1919, 3, 1, 0), FlipPath::RowCopy, 1, 1919, true, false},
         {"uint8x1 horizontal", nhwc(32, 1080, 1920, 1, 1, 1), FlipPath::ColumnGroups, 16, 1920, false, true},
         {"uint8x4 horizontal", nhwc(32, 1080, 1920, 4, 1, 1), FlipPath::ColumnGroups, 16, 1920, false, true},
         {"float32x3 horizontal", nhwc(32, 1080, 1920, 3, 4, 1), FlipPath::ColumnGroups, 16, 1920, false, true},
@@ -94,13 +99,14 @@ TEST_CASE("planFlipKernel picks the kernel and normalises the view", "[flip][dis
         {"pitched src, horizontal: rows do not follow", nhwc(4, 16, 224, 3, 1, 1, 32), FlipPath::ColumnGroups, 16, 224, false, true},
         {"pitched src, both: rows stay", nhwc(32, 1080, 1920, 3, 1, -1, 384), FlipPath::ColumnGroups, 16, 1920, true, true},
         {"pitched src, vertical", nhwc(32, 1080, 1920, 3, 1, 0, 384), FlipPath::RowCopy, 16, 1920, true, false},
+        {"pitched src, vertical, one image", nhwc(1, 1080, 1920, 3, 1, 0, 384), FlipPath::AlignedRows, 16, 1920, true, false},
         {"unaligned pitch", nhwc(2, 8, 16, 3, 1, 1, 3), FlipPath::ColumnUnits, 1, 16, false, true},
         {"uint8x5: no group shape", nhwc(2, 8, 16, 5, 1, 1), FlipPath::ColumnUnits, 1, 16, false, true},
         {"uint16x5", nhwc(2, 8, 16, 5, 2, 1), FlipPath::ColumnUnits, 2, 16, false, true},
         {"float32x8: 32-byte pixels", nhwc(2, 8, 16, 8, 4, 1), FlipPath::ColumnUnits, 16, 16, false, true},
         {"113x113x3 rows not 16-byte multiples", nhwc(2, 113, 113, 3, 1, 1), FlipPath::ColumnUnits, 1, 113, false, true},
         {"vertical 113-byte rows", nhwc(2, 113, 113, 1, 1, 0), FlipPath::RowCopy, 1, 113, true, false},
-        {"src backwards along H, vertical: a plain copy", negativeSrcRows(nhwc(2, 8, 16, 3, 1, 0)), FlipPath::RowCopy, 16, 16, false, false},
+        {"src backwards along H, vertical: a plain copy", negativeSrcRows(nhwc(2, 8, 16, 3, 1, 0)), FlipPath::AlignedRows, 16, 16, false, false},
         {"src backwards along H, horizontal: both, merged", negativeSrcRows(nhwc(2, 8, 16, 3, 1, 1)), FlipPath::ColumnRows, 16, 128, false, true},
         {"zero src row stride", withSrcStride(nhwc(2, 8, 16, 3, 1, 1), cvk::kHeight, 0), FlipPath::ColumnGroups, 16, 16, false, true},
         {"zero src width stride", withSrcStride(nhwc(2, 8, 16, 3, 1, 1), cvk::kWidth, 0), FlipPath::Generic, 0, 16, false, true},
@@ -174,4 +180,29 @@ TEST_CASE("flipLaunchShape spreads small launches over blocks of fewer warps", "
         CHECK(g.block == s.block);
         CHECK(uint64_t(g.grid) * (g.block / 32) >= uint64_t(std::min<int64_t>(s.warpUnits, int64_t(1) << 23)));
     }
+}
+
+TEST_CASE("flipRowView: the rows launchCopy moves for a vertical flip", "[flip][dispatch]") {
+    // 2 images of 8 rows of 48 bytes: dst row (n, h) <- src row (n, 7 - h).
+    const cvk::FlipPlan plan = cvk::planFlipKernel(nhwc(2, 8, 16, 3, 1, 0));
+    const cvk::RowView v = cvk::flipRowView(plan.params);
+    CHECK(v.inner == 48);
+    CHECK(v.srcInner == 1);
+    CHECK(v.dstInner == 1);
+    CHECK(v.rows[0] == 1);
+    CHECK(v.rows[1] == 2);
+    CHECK(v.rows[2] == 8);
+    CHECK(v.src == plan.params.src + 7 * 48);
+    CHECK(v.srcRow[2] == -48);
+    CHECK(v.srcRow[1] == 8 * 48);
+    CHECK(v.dst == plan.params.dst);
+    CHECK(v.dstRow[2] == 48);
+    CHECK(v.dstRow[1] == 8 * 48);
+    // Without a row flip the rows map one to one, and being contiguous on both sides merge into one run of 768 bytes.
+    cvk::FlipParams same = plan.params;
+    same.flipRows = false;
+    const cvk::RowView w = cvk::flipRowView(same);
+    CHECK(w.src == same.src);
+    CHECK(w.rows[0] * w.rows[1] * w.rows[2] == 1);
+    CHECK(w.inner == 16 * 48);
 }
