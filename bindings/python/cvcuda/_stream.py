@@ -84,9 +84,8 @@ class Stream(metaclass=_StreamMeta):
     __slots__ = ("_cv", "_handle", "_owner", "_device", "__weakref__")
 
     def __init__(self, device: Any = None) -> None:
-        # One C call, which reuses a released idle stream of the device when there is one (no CUDA call at all when
-        # nobody took its raw handle). The handle is asked for only when needed (``handle``): a stream whose handle was
-        # never given out is known to have nothing pending, which keeps the pool's reuse free of stream queries.
+        # One C call, which reuses a released stream of the device whose work has completed when there is one
+        # (docs/streams.md). The handle is asked for only when needed (``handle``), which saves a call per stream.
         stream = _scratch.out
         index = None if device is None else device_index(device, "cvcuda.Stream: device")
         if index is None:
