@@ -2,6 +2,7 @@
 
 #include "cuda_check.hpp"
 
+#include "../kernels/copy.hpp"
 #include "../kernels/copymakeborder.hpp"
 #include "../kernels/cvtcolor.hpp"
 #include "../kernels/flip.hpp"
@@ -54,6 +55,7 @@ void loadKernels(int device) {
     checkCuda(cvk::preloadResizeKernels(), "cudaFuncGetAttributes (loading the resize kernels)");
     checkCuda(cvk::preloadCvtColorKernels(), "cudaFuncGetAttributes (loading the cvtcolor kernels)");
     checkCuda(cvk::preloadCopyMakeBorderKernels(), "cudaFuncGetAttributes (loading the copymakeborder kernels)");
+    checkCuda(cvk::preloadCopyKernels(), "cudaFuncGetAttributes (loading the copy kernels)");
     if (cached) gKernelsLoaded[device].store(true, std::memory_order_release);
 }
 

@@ -90,4 +90,15 @@ cudaError_t launchCopy(const RowView &v, int32_t itemSize, cudaStream_t stream) 
     return status;
 }
 
+cudaError_t preloadCopyKernels() {
+    const void *kernels[] = {reinterpret_cast<const void *>(&alignedBlocksKernel),
+                             reinterpret_cast<const void *>(&spanRowsKernel<kSpanUnits, ContiguousRows, CopyTile>)};
+    for (const void *k : kernels) {
+        cudaFuncAttributes attributes;
+        const cudaError_t err = cudaFuncGetAttributes(&attributes, k);
+        if (err != cudaSuccess) return err;
+    }
+    return cudaSuccess;
+}
+
 } // namespace cvk

@@ -19,4 +19,8 @@ bool copyRowsAligned(const RowView &v, int32_t itemSize);
 // rows that are not contiguous). Never blocks the host.
 cudaError_t launchCopy(const RowView &v, int32_t itemSize, cudaStream_t stream);
 
+// Loads launchCopy's flat and span kernels on the current device (see preloadFlipKernels for why: flip's AlignedRows
+// path launches the flat one). The element-by-element path's kernels load at their first launch.
+cudaError_t preloadCopyKernels();
+
 } // namespace cvk

@@ -653,7 +653,7 @@ FlipLaunchShape flipLaunchShape(int64_t warpUnits) {
 }
 
 cudaError_t preloadFlipKernels() {
-    // The same instantiations as the dispatch below launches.
+    // The same instantiations as the dispatch below launches (AlignedRows' kernel: preloadCopyKernels, copy.hpp).
     std::vector<const void *> kernels;
     listRowCopy<1, 2, 4, 8, 16>(kernels);
     listColumnGroups<1, 2, 3, 4, 6, 8, 12, 16, 24, 48>(kernels);

@@ -195,7 +195,7 @@ template <int C> int64_t cropMismatches(const CropRow &r) {
 TEST_CASE("The pair path's values equal samplePixel's on whole crops, rounded and unrounded", "[resize][fused]") {
     const std::vector<CropRow> rows = {
         {"the bench's ratios, scaled down: 108x192 -> 256x256 (enlarging), crop 224 at (16, 16)", 108, 192, 256, 256, 16, 16, 224, 224, 0, 0},
-        {"downscale 300x200 -> 150x100, crop at the right and bottom edges", 300, 200, 150, 100, 69, 83, 31, 17, 1, 3},
+        {"downscale 300x200 -> 150x100, crop at the right and bottom edges", 300, 200, 150, 100, 69, 83, 31, 67, 1, 3},
         {"enlarging 37x53 -> 80x90, whole image (both borders clamp)", 37, 53, 80, 90, 0, 0, 90, 80, 3, 1},
         {"downscale by 7.5 across (the bench's 1920 -> 256), 1 row", 1, 1920, 1, 256, 0, 0, 256, 1, 2, 0},
         {"one column source", 9, 1, 5, 7, 0, 0, 7, 5, 1, 2},

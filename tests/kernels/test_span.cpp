@@ -239,7 +239,7 @@ TEST_CASE("copyRowsAligned: which crops launchCopy moves as flat 16-byte blocks"
         {"the benchmark's crop: 960-byte offset, 3840-byte rows, 5760-byte pitch", 32, 1080, 1920, 3, 1, 320, 180, 1280, 720, 0, true},
         {"float32, the same crop", 2, 1080, 1920, 3, 4, 320, 180, 1280, 720, 0, true},
         {"x one pixel on: rows start 3 bytes past a boundary", 32, 1080, 1920, 3, 1, 321, 180, 1280, 720, 0, false},
-        {"rows of 3839 bytes", 2, 1080, 1920, 1, 1, 0, 0, 3839, 720, 0, false},
+        {"rows of 3839 bytes", 2, 1080, 3840, 1, 1, 0, 0, 3839, 720, 0, false},
         {"pitch 5757 bytes (1919 pixels)", 2, 1081, 1919, 3, 1, 16, 0, 1888, 1081, 0, false},
         {"source data 8 bytes past a boundary", 2, 64, 64, 4, 1, 0, 0, 32, 32, 8, false},
         {"one row of one image", 1, 1, 64, 4, 1, 4, 0, 8, 1, 0, true},

@@ -37,13 +37,13 @@ def pytest_configure(config):
 
 
 def sampled(items, every):
-    """(kept, deselected): per test function (module and name without parameters), cases 0, N, 2N, ... kept."""
+    """(kept, deselected): per test function (its node id without the parameters), cases 0, N, 2N, ... kept."""
     if every < 1:
         raise pytest.UsageError(f"--sample-every must be >= 1, got {every}")
     seen = {}
     kept, dropped = [], []
     for item in items:
-        key = (item.nodeid.split("::")[0], getattr(item, "originalname", item.name))
+        key = item.nodeid.split("[")[0]
         index = seen.get(key, 0)
         seen[key] = index + 1
         (kept if index % every == 0 else dropped).append(item)

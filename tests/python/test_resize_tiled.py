@@ -1,6 +1,6 @@
-"""cvResize's packed fast paths, the band path (uint8 NEAREST/NEAREST_FLOOR/LINEAR: source rows staged once per
-band), the row paths (NEAREST gather of other types, uint8 CUBIC staged rows) and the shared-memory tiled path (uint8
-AREA, and CUBIC where the row paths decline), against its per-pixel sampler on the GPU, byte for byte: one random batch resized from a contiguous tensor (a fast path: which shapes take which is
+"""cvResize's packed fast paths, the band path (uint8 NEAREST/NEAREST_FLOOR/LINEAR downscales of at most 2 across:
+source rows staged once per band), the row paths (the NEAREST gather of every type, uint8 LINEAR and CUBIC staged
+rows) and the shared-memory tiled path (uint8 AREA, and LINEAR/CUBIC where the row paths decline), against its per-pixel sampler on the GPU, byte for byte: one random batch resized from a contiguous tensor (a fast path: which shapes take which is
 checked on the CPU by tests/kernels/test_resize_tiled.cpp) and from a view of the same pixels four channels apart
 with three used (pixels not packed: the sampler), into poisoned outputs."""
 
