@@ -55,16 +55,19 @@ TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 CVCUDA_TEST_ITERATIONS=$tsa
 
 # The library's host sources (core/, core/ops/, capi/), for the clang builds below.
 host_sources=$(find core capi -name '*.cpp' | sort)
-device_objects() { # dir, .cu files...: nvcc objects in dir/device/, for the sanitizer's architecture
+device_objects() { # dir, .cu files...: nvcc objects in dir/device/, for the sanitizer's architecture, $jobs at once
     local dir=$1
     shift
     mkdir -p "$dir/device"
     rm -f "$dir/device"/*.o
-    local cu
-    for cu in "$@"; do
-        nvcc -c "$cu" -o "$dir/device/$(basename "$cu" .cu).o" -std=c++17 -O2 -Xcompiler=-fPIC -Iinclude \
-            "-gencode=arch=compute_$arch,code=sm_$arch" || return 1
-    done
+    printf '%s\n' "$@" | xargs -P "$jobs" -I{} sh -c 'nvcc -c "$1" -o "$2/device/$(basename "$1" .cu).o" -std=c++17 -O2 \
+        -Xcompiler=-fPIC -Iinclude "-gencode=arch=compute_$3,code=sm_$3"' nvcc-job {} "$dir" "$arch"
+}
+# The kernels' objects, compiled once for both clang builds below (build-device/device/).
+kernels_built=0
+kernel_objects() {
+    [ $kernels_built = 1 ] && return 0
+    device_objects build-device kernels/*.cu && kernels_built=1
 }
 
 echo "== sanitizers: clang ASan + UBSan, the C API suite (clang's UBSan checks enum loads, GCC's does not)"
@@ -78,13 +81,13 @@ else
     # Device code (the kernels, the tests' busy kernel) comes from nvcc, uninstrumented; every host source is built by
     # clang.
     rm -f build-clang/test_capi # a failed build must not leave an old program to run
-    device_objects build-clang kernels/*.cu tests/support/*.cu &&
+    kernel_objects && device_objects build-clang tests/support/*.cu &&
         clang -c -std=c99 -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -Iinclude tests/capi/raw_enums.c \
             -o build-clang/raw_enums.o &&
         clang++ -std=c++17 -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -DCVCUDA_C_BUILDING \
             -DCVTEST_PROJECT_VERSION="\"$(sed -n "s/^  version: '\(.*\)',$/\1/p" meson.build)\"" \
             -Iinclude -Itests/support -I"$cuda/include" $host_sources tests/capi/*.cpp build-clang/raw_enums.o \
-            build-clang/device/*.o $(pkg-config --cflags --libs catch2-with-main) \
+            build-device/device/*.o build-clang/device/*.o $(pkg-config --cflags --libs catch2-with-main) \
             -L"$cuda/lib64" -lcudart_static -ldl -lrt -lpthread -o build-clang/test_capi || status=1
     ASAN_OPTIONS=detect_leaks=1:protect_shadow_gap=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
         python3 $stderr_stays_empty build-clang/test_capi --reporter console \
@@ -102,9 +105,9 @@ if ! echo 'extern "C" int LLVMFuzzerTestOneInput(const unsigned char *, unsigned
     echo "fuzz: skipped: clang++ with libFuzzer not found"
 else
     rm -f build-fuzz/fuzz_tensor_wrap
-    device_objects build-fuzz kernels/*.cu || status=1
+    kernel_objects || status=1
     clang++ -std=c++17 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -DCVCUDA_C_BUILDING \
-        -Iinclude -I"$cuda/include" $host_sources tests/fuzz/fuzz_tensor_wrap.cpp build-fuzz/device/*.o \
+        -Iinclude -I"$cuda/include" $host_sources tests/fuzz/fuzz_tensor_wrap.cpp build-device/device/*.o \
         -L"$cuda/lib64" -lcudart_static -ldl -lrt -lpthread -o build-fuzz/fuzz_tensor_wrap || status=1
     # New inputs go to build-fuzz/corpus; the committed corpus is only read.
     ASAN_OPTIONS=detect_leaks=1:protect_shadow_gap=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
