@@ -6,6 +6,7 @@
 #include <catch2/catch_test_macros.hpp>
 
 #include "../../kernels/resize_fused_pairs.cuh"
+#include "resize_views.hpp"
 
 #include <cstdint>
 #include <cstring>
@@ -14,15 +15,10 @@
 #include <vector>
 
 using namespace cvk::resize;
+using cvtest::kAligned;
+using cvtest::nhwc;
 
 namespace {
-
-char *const kAligned = reinterpret_cast<char *>(uintptr_t(1) << 20); // never dereferenced
-
-cvk::View4 nhwc(char *data, int64_t n, int64_t h, int64_t w, int64_t c, int64_t rowPad = 0) {
-    const int64_t row = w * c + rowPad;
-    return cvk::View4{data, {n, h, w, c}, {h * row, row, c, 1}};
-}
 
 cvk::FusedParams fused(cvk::View4 src, int32_t interp, int32_t resizeH = 256, int32_t resizeW = 256) {
     cvk::FusedParams p{};

@@ -5,6 +5,7 @@
 #include <catch2/catch_test_macros.hpp>
 
 #include "../../kernels/resize_rows.cuh"
+#include "resize_views.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -13,28 +14,13 @@
 #include <vector>
 
 using namespace cvk::resize;
+using cvtest::kAligned;
+using cvtest::nhwc;
+using cvtest::params;
 
 namespace {
 
-char *const kAligned = reinterpret_cast<char *>(uintptr_t(1) << 20); // never dereferenced
-
 constexpr int64_t kElementBytes[] = {1, 2, 2, 2, 4}; // in cvk::ResizeType order
-
-// A packed [n, h, w, c] view at `data` of elements of `elem` bytes, rowPad bytes after each row.
-cvk::View4 nhwc(char *data, int64_t n, int64_t h, int64_t w, int64_t c, int64_t rowPad = 0, int64_t elem = 1) {
-    const int64_t row = w * c * elem + rowPad;
-    return cvk::View4{data, {n, h, w, c}, {h * row, row, c * elem, elem}};
-}
-
-cvk::ResizeParams params(cvk::View4 src, cvk::View4 dst, int32_t interp, int32_t type = cvk::kResizeU8) {
-    cvk::ResizeParams p{};
-    p.src = src;
-    p.dst = dst;
-    p.type = type;
-    p.interp = interp;
-    p.torchMode = -1;
-    return p;
-}
 
 struct PlanRow {
     const char *what;
