@@ -82,7 +82,7 @@ cudaError_t launchResize(const ResizeParams &p, cudaStream_t stream) {
         return cudaErrorInvalidValue;
     if (p.dst.shape[kN] == 0 || p.dst.shape[kH] == 0 || p.dst.shape[kW] == 0 || p.dst.shape[kC] == 0) return cudaSuccess;
     ResizeBandShape band;
-    if (planResizeBand(p, band) && resizeBandPreferred(p)) return launchResizeBand(p, band, stream);
+    if (resizeBandPreferred(p) && planResizeBand(p, band)) return launchResizeBand(p, band, stream);
     ResizeRowShape rows;
     if (planResizeRows(p, rows)) return launchResizeRows(p, rows, stream);
     ResizeTileShape tile;

@@ -125,8 +125,10 @@ bool planResizeBand(const ResizeParams &p, ResizeBandShape &s) {
 }
 
 bool resizeBandPreferred(const ResizeParams &p) {
-    const Mapping m = mappingOf(p.src, p.dst.shape[kH], p.dst.shape[kW], p.interp);
-    return m.x.scale > 1.0 && m.x.scale <= 2.0 && m.y.scale >= 1.0;
+    // The axes' scales only (not mappingOf, whose NEAREST tie tables this needs none of).
+    const Axis x = makeAxis(static_cast<int32_t>(p.src.shape[kW]), static_cast<int32_t>(p.dst.shape[kW]));
+    const Axis y = makeAxis(static_cast<int32_t>(p.src.shape[kH]), static_cast<int32_t>(p.dst.shape[kH]));
+    return x.scale > 1.0 && x.scale <= 2.0 && y.scale >= 1.0;
 }
 
 void setResizeBands(ResizeBandShape &s, int64_t rows, int64_t blocks) {

@@ -17,6 +17,7 @@
 // samplePixel (with the copies done at once, and every row computed only after the next rows' loads are issued).
 #pragma once
 
+#include "common/read_only.cuh"
 #include "common/register_bytes.cuh"
 #include "resize_filters.cuh"
 
@@ -91,13 +92,6 @@ CVK_BAND_HD void bandRowsOf(const BandShape &s, int64_t rows, int64_t band, int6
 
 // ----------------------------------------------------------------------------------------------------- copies
 
-CVK_BAND_HD uint8_t bandLoadByte(const uint8_t *p) {
-#ifdef __CUDA_ARCH__
-    return __ldg(p);
-#else
-    return *p;
-#endif
-}
 // cp.async exists from sm_80 on; older GPUs (the build's sm_75) copy through registers at once, which the barrier
 // after a row's copies orders just the same (only the loads in flight are fewer).
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
@@ -138,7 +132,7 @@ CVK_BAND_HD void bandStage(const uint8_t *row, const BandSpan &span, uint8_t *sl
         if (cs >= lo && cs + 16 <= hi) {
             bandCopy16(slot + cs, base + cs);
         } else {
-            for (int32_t j = cs < lo ? lo : cs; j < cs + 16 && j < hi; ++j) slot[j] = bandLoadByte(base + j);
+            for (int32_t j = cs < lo ? lo : cs; j < cs + 16 && j < hi; ++j) slot[j] = loadByte(base + j);
         }
     }
 }

@@ -8,6 +8,8 @@
 // Everything here is __host__ __device__, so the CPU tests run it against per-byte fetches and the sampler.
 #pragma once
 
+#include "common/read_only.cuh"
+#include "common/register_bytes.cuh"
 #include "resize_filters.cuh"
 
 #include <cstdint>
@@ -46,30 +48,6 @@ CVK_PAIR_HD int32_t pairByte(const PixelPair &p, int i) {
     return static_cast<int32_t>((p.word[i >> 2] >> (8 * (i & 3))) & 0xffu);
 }
 
-CVK_PAIR_HD uint32_t funnelRight(uint32_t lo, uint32_t hi, int32_t shift) {
-#ifdef __CUDA_ARCH__
-    return __funnelshift_r(lo, hi, static_cast<uint32_t>(shift));
-#else
-    return static_cast<uint32_t>(((static_cast<uint64_t>(hi) << 32) | lo) >> (shift & 31));
-#endif
-}
-
-CVK_PAIR_HD uint32_t loadPairWord(const uint32_t *p) {
-#ifdef __CUDA_ARCH__
-    return __ldg(p);
-#else
-    return *p;
-#endif
-}
-
-CVK_PAIR_HD uint32_t loadPairByte(const uint8_t *p) {
-#ifdef __CUDA_ARCH__
-    return __ldg(p);
-#else
-    return *p;
-#endif
-}
-
 // Pixels x0 and x1 of a packed row of rowBytes bytes (C bytes per pixel, 0 <= x0, x1 and (x1 + 1) * C <= rowBytes),
 // where x1 is x0 + 1 or x0 (the right border). Reads only bytes of the row.
 template <int C> CVK_PAIR_HD PixelPair fetchPair(const uint8_t *row, int64_t rowBytes, int32_t x0, int32_t x1) {
@@ -78,17 +56,17 @@ template <int C> CVK_PAIR_HD PixelPair fetchPair(const uint8_t *row, int64_t row
     const PairWords w = x1 == x0 + 1 ? pairWords(reinterpret_cast<uintptr_t>(row), rowBytes, int64_t(x0) * C, kBytes) : PairWords{0, 0, 0};
     PixelPair pair{{0u, 0u}};
     if (w.words > 0) {
-        const uint32_t *p = reinterpret_cast<const uint32_t *>(row + w.first);
-        const uint32_t a = loadPairWord(p), b = w.words > 1 ? loadPairWord(p + 1) : 0u;
+        const uint8_t *p = row + w.first;
+        const uint32_t a = loadWord(p), b = w.words > 1 ? loadWord(p + 4) : 0u;
         uint32_t c = 0u;
         if constexpr (kMaxWords > 2)
-            if (w.words > 2) c = loadPairWord(p + 2);
-        pair.word[0] = funnelRight(a, b, w.shift);
-        pair.word[1] = funnelRight(b, c, w.shift);
+            if (w.words > 2) c = loadWord(p + 8);
+        pair.word[0] = funnelRight(a, b, static_cast<uint32_t>(w.shift));
+        pair.word[1] = funnelRight(b, c, static_cast<uint32_t>(w.shift));
     } else {
         const uint8_t *p0 = row + int64_t(x0) * C, *p1 = row + int64_t(x1) * C;
 CVK_UNROLL_PAIRS
-        for (int i = 0; i < kBytes; ++i) pair.word[i >> 2] |= loadPairByte(i < C ? p0 + i : p1 + (i - C)) << (8 * (i & 3));
+        for (int i = 0; i < kBytes; ++i) pair.word[i >> 2] |= uint32_t(loadByte(i < C ? p0 + i : p1 + (i - C))) << (8 * (i & 3));
     }
     return pair;
 }

@@ -14,6 +14,7 @@
 // samplePixel.
 #pragma once
 
+#include "common/read_only.cuh"
 #include "resize_tile.cuh"
 
 #include <cstdint>
@@ -52,21 +53,6 @@ constexpr int kRowStaged = 4 * kRowWords * kRowThreads;
 constexpr int kRowSmemLimit = 48 * 1024;
 
 template <int I> constexpr int kRowTaps = I == kLinear ? 2 : 4;
-
-CVK_ROW_HD uint8_t loadByte(const uint8_t *p) {
-#ifdef __CUDA_ARCH__
-    return __ldg(p);
-#else
-    return *p;
-#endif
-}
-CVK_ROW_HD uint32_t loadWord(const uint8_t *p) {
-#ifdef __CUDA_ARCH__
-    return __ldg(reinterpret_cast<const unsigned int *>(p));
-#else
-    return *reinterpret_cast<const uint32_t *>(p);
-#endif
-}
 
 // The word at p of which only the first `valid` (< 4) bytes lie in the row: byte loads, never past the row's end.
 // Out of line: a row's last word is rare, and inlined its loop would take registers from the loads in flight.
