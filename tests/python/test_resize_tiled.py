@@ -41,20 +41,17 @@ ROWS = (
 )
 
 
-@pytest.mark.parametrize("interp,channels,src_hw,dst_hw", ROWS,
-                         ids=[f"{i}-c{c}-{s[0]}x{s[1]}to{d[0]}x{d[1]}" for i, c, s, d in ROWS])
-def test_fast_paths_equal_the_sampler(cupy, interp, channels, src_hw, dst_hw):
-    rng = np.random.default_rng(5)
-    n = 2
-    img = random_image(rng, (n, *src_hw, channels), np.uint8)
-    _, packed = to_device(cupy, img, "NHWC")
-    wide = np.zeros((n, *src_hw, channels + 1), np.uint8)
+def assert_fast_path_equals_sampler(cupy, fast_src, img, interp, dst_hw):
+    """Resizes fast_src (a cvcuda tensor of img's pixels, packed: a fast path) and the same pixels one channel wider
+    apart (not packed: the per-pixel sampler) into outputs poisoned with 0xA5, and asserts they agree byte for byte."""
+    n, h, w, channels = img.shape
+    wide = np.zeros((n, h, w, channels + 1), np.uint8)
     wide[..., :channels] = img
     wide_dev, _ = to_device(cupy, wide, "NHWC")
     unpacked = cvcuda.as_tensor(wide_dev[..., :channels], "NHWC")
     mode = getattr(cvcuda.Interp, interp)
     outs = []
-    for src in (packed, unpacked):
+    for src in (fast_src, unpacked):
         _, dst = to_device(cupy, np.full((n, *dst_hw, channels), 0xA5, np.uint8), "NHWC")
         cvcuda.resize_into(dst, src, mode)
         outs.append(to_host(cupy, dst))
@@ -62,6 +59,16 @@ def test_fast_paths_equal_the_sampler(cupy, interp, channels, src_hw, dst_hw):
     bad = fast != sampler
     assert not bad.any(), (f"{int(bad.sum())} of {bad.size} bytes differ; first at {tuple(np.argwhere(bad)[0])}: "
                            f"fast path {fast[tuple(np.argwhere(bad)[0])]}, sampler {sampler[tuple(np.argwhere(bad)[0])]}")
+
+
+@pytest.mark.parametrize("interp,channels,src_hw,dst_hw", ROWS,
+                         ids=[f"{i}-c{c}-{s[0]}x{s[1]}to{d[0]}x{d[1]}" for i, c, s, d in ROWS])
+def test_fast_paths_equal_the_sampler(cupy, interp, channels, src_hw, dst_hw):
+    rng = np.random.default_rng(5)
+    n = 2
+    img = random_image(rng, (n, *src_hw, channels), np.uint8)
+    _, packed = to_device(cupy, img, "NHWC")
+    assert_fast_path_equals_sampler(cupy, packed, img, interp, dst_hw)
 
 
 # The uint8 fast paths on sources whose rows start anywhere (the band path for the downscales of at most 2 across, the
@@ -90,17 +97,4 @@ def test_fast_paths_on_row_views_equal_the_sampler(cupy, interp, channels, src_h
     big[:, 1:1 + h, 1:1 + w] = img
     big_dev, _ = to_device(cupy, big, "NHWC")
     view = cvcuda.as_tensor(big_dev[:, 1:1 + h, 1:1 + w], "NHWC")
-    wide = np.zeros((n, h, w, channels + 1), np.uint8)
-    wide[..., :channels] = img
-    wide_dev, _ = to_device(cupy, wide, "NHWC")
-    unpacked = cvcuda.as_tensor(wide_dev[..., :channels], "NHWC")
-    mode = getattr(cvcuda.Interp, interp)
-    outs = []
-    for src in (view, unpacked):
-        _, dst = to_device(cupy, np.full((n, *dst_hw, channels), 0xA5, np.uint8), "NHWC")
-        cvcuda.resize_into(dst, src, mode)
-        outs.append(to_host(cupy, dst))
-    fast, sampler = outs
-    bad = fast != sampler
-    assert not bad.any(), (f"{int(bad.sum())} of {bad.size} bytes differ; first at {tuple(np.argwhere(bad)[0])}: "
-                           f"fast path {fast[tuple(np.argwhere(bad)[0])]}, sampler {sampler[tuple(np.argwhere(bad)[0])]}")
+    assert_fast_path_equals_sampler(cupy, view, img, interp, dst_hw)
