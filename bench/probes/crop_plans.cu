@@ -3,26 +3,12 @@
 // with 1, 2 or 4 units per lane, and a flat launch of aligned 16-byte blocks with 1-8 units per thread (the rows it
 // can take), against a cudaMemcpyAsync of the output's bytes. The memcpy2D column is a cudaMemcpy2DAsync of the
 // rows for comparison (its rows are right for one image only). Not part of the build: bench/probes/README.md.
+// Calls per timed batch: 5 for batches of 8 or more images, 50 below.
 #include "copy.cu"
-#include <algorithm>
-#include <cstdio>
-#include <vector>
-#include <functional>
-using namespace cvk;
+#include "probe_timing.cuh"
 
-static float timeIt(cudaStream_t st, int reps, const std::function<void(int)> &f) {
-    cudaEvent_t a, b; cudaEventCreate(&a); cudaEventCreate(&b);
-    for (int i = 0; i < 3; ++i) f(i);
-    std::vector<float> ts;
-    for (int k = 0; k < 9; ++k) {
-        cudaEventRecord(a, st);
-        for (int i = 0; i < reps; ++i) f(i);
-        cudaEventRecord(b, st); cudaEventSynchronize(b);
-        float ms; cudaEventElapsedTime(&ms, a, b); ts.push_back(ms * 1000.f / reps);
-    }
-    std::sort(ts.begin(), ts.end());
-    return ts[4];
-}
+#include <cstdio>
+using namespace cvk;
 
 template <int U> void launchU(const ContiguousRows &rows, int64_t count, int64_t bpr, int units, int persistBlocks, cudaStream_t st) {
     const int64_t tiles = ceilDiv(bpr, int64_t(kWarpLanes) * units);
@@ -79,30 +65,30 @@ int main() {
         printf("case %dx%dx%dx3 -> %dx%d at (%d,%d): rows %lld bytes %lld blocksPerRow %lld plan units %d grid %u, MB %.1f\n", c.n, c.h, c.w,
                c.ch, c.cw, c.x, c.y, (long long)count, (long long)bytes, (long long)bpr, p.units, p.grid, 2.0 * dstBytes / 1e6);
         const int reps = c.n >= 8 ? 5 : 50;
-        float tCopy = timeIt(st, reps, [&](int i) { cudaMemcpyAsync(dst[i % NB], src[i % NB], dstBytes, cudaMemcpyDeviceToDevice, st); });
-        float t2d = timeIt(st, reps, [&](int i) {
+        float tCopy = timeIt([&](int i) { cudaMemcpyAsync(dst[i % NB], src[i % NB], dstBytes, cudaMemcpyDeviceToDevice, st); }, st, reps);
+        float t2d = timeIt([&](int i) {
             cudaMemcpy2DAsync(dst[i % NB], size_t(c.cw) * C, src[i % NB] + (size_t(c.y) * c.w + c.x) * C, size_t(c.w) * C, size_t(c.cw) * C,
-                              size_t(c.n) * c.ch, cudaMemcpyDeviceToDevice, st); }); // only right for n == 1 (probe timing)
-        float tPlan = timeIt(st, reps, [&](int i) { RowView v; viewOf(i % NB, v); launchCopy(v, 1, st); });
+                              size_t(c.n) * c.ch, cudaMemcpyDeviceToDevice, st); }, st, reps); // only right for n == 1 (probe timing)
+        float tPlan = timeIt([&](int i) { RowView v; viewOf(i % NB, v); launchCopy(v, 1, st); }, st, reps);
         printf("  copy %.2f  memcpy2D(rows) %.2f  current plan %.2f\n", tCopy, t2d, tPlan);
         for (int persist : {0}) {
             for (int u : {1, 2, 4}) {
-                float t = timeIt(st, reps, [&](int i) {
+                float t = timeIt([&](int i) {
                     RowView v; viewOf(i % NB, v); ContiguousRows r{v, bytes};
-                    launchU<4>(r, count, bpr, u, persist, st); });
+                    launchU<4>(r, count, bpr, u, persist, st); }, st, reps);
                 printf("  units %d grid %s: %.2f\n", u, persist ? (persist == sms * 8 ? "persist 8/SM" : "persist 16/SM") : "all items", t);
             }
         }
         if (bytes % 16 == 0 && (c.x * 3) % 16 == 0) {
             const int64_t total = count * (bytes / 16);
             for (int u : {1, 2, 4, 8}) {
-                float t = timeIt(st, reps, [&](int i) {
+                float t = timeIt([&](int i) {
                     RowView v; viewOf(i % NB, v);
                     const unsigned g = unsigned(ceilDiv(total, 256 * u));
                     if (u == 1) flatKernel<1><<<g, 256, 0, st>>>(v, bytes / 16, total);
                     if (u == 2) flatKernel<2><<<g, 256, 0, st>>>(v, bytes / 16, total);
                     if (u == 4) flatKernel<4><<<g, 256, 0, st>>>(v, bytes / 16, total);
-                    if (u == 8) flatKernel<8><<<g, 256, 0, st>>>(v, bytes / 16, total); });
+                    if (u == 8) flatKernel<8><<<g, 256, 0, st>>>(v, bytes / 16, total); }, st, reps);
                 printf("  flat units %d: %.2f\n", u, t);
             }
         }
@@ -114,9 +100,9 @@ int main() {
             RowView fv;
             collapseImages(fs, fd, false, DimOrder::Keep, fv);
             const int64_t frows = fv.rows[0] * fv.rows[1] * fv.rows[2], fbpr = fv.inner / 16;
-            float tf = timeIt(st, reps, [&](int) { launchCopy(fv, 1, st); });
-            float ts = timeIt(st, reps, [&](int) { launchU<4>(ContiguousRows{fv, fv.inner}, frows, fbpr, spanPlan(frows, fbpr).units, 0, st); });
-            float tc = timeIt(st, reps, [&](int) { cudaMemcpyAsync(fdst, src[0], srcBytes, cudaMemcpyDeviceToDevice, st); });
+            float tf = timeIt([&](int) { launchCopy(fv, 1, st); }, st, reps);
+            float ts = timeIt([&](int) { launchU<4>(ContiguousRows{fv, fv.inner}, frows, fbpr, spanPlan(frows, fbpr).units, 0, st); }, st, reps);
+            float tc = timeIt([&](int) { cudaMemcpyAsync(fdst, src[0], srcBytes, cudaMemcpyDeviceToDevice, st); }, st, reps);
             printf("  flipCode 0 of %dx%dx%dx3 (%.1f MB): launchCopy (flat: %d) %.2f  spans %.2f  copy %.2f\n", c.n, c.h, c.w,
                    2.0 * srcBytes / 1e6, int(copyRowsAligned(fv, 1)), tf, ts, tc);
             cudaFree(fdst);

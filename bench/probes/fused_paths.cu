@@ -6,6 +6,7 @@
 // reading the needed source bytes once and writing the output once ((source bytes read + output bytes) / 2 copied;
 // the source bytes read: the 2 source rows of every crop row, whole, an upper bound of the sectors the taps touch).
 // differing: output values whose bits differ between OLD and NEW (both poisoned differently first).
+#include "probe_timing.cuh"
 #include "resize.hpp"
 
 #include <cuda_runtime.h>
@@ -17,46 +18,6 @@
 #include <vector>
 
 using namespace cvk;
-
-#define CK(x)                                                                                                    \
-    do {                                                                                                         \
-        cudaError_t e_ = (x);                                                                                    \
-        if (e_ != cudaSuccess) {                                                                                 \
-            std::printf("CUDA error %s at %s:%d\n", cudaGetErrorString(e_), __FILE__, __LINE__);                 \
-            std::exit(1);                                                                                        \
-        }                                                                                                        \
-    } while (0)
-
-__global__ void fillRandom(uint8_t *p, size_t n, uint64_t seed) {
-    for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n / 8; i += size_t(gridDim.x) * blockDim.x) {
-        uint64_t z = (i + seed) * 0x9E3779B97F4A7C15ull;
-        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-        reinterpret_cast<uint64_t *>(p)[i] = z ^ (z >> 31);
-    }
-}
-
-template <class F> float timeIt(F &&f, cudaStream_t st) {
-    cudaEvent_t a, b;
-    CK(cudaEventCreate(&a));
-    CK(cudaEventCreate(&b));
-    for (int i = 0; i < 3; ++i) f(i);
-    CK(cudaStreamSynchronize(st));
-    std::vector<float> us;
-    for (int batch = 0; batch < 9; ++batch) {
-        CK(cudaEventRecord(a, st));
-        for (int i = 0; i < 5; ++i) f(i);
-        CK(cudaEventRecord(b, st));
-        CK(cudaEventSynchronize(b));
-        float ms = 0;
-        CK(cudaEventElapsedTime(&ms, a, b));
-        us.push_back(ms * 1000.f / 5);
-    }
-    std::sort(us.begin(), us.end());
-    CK(cudaEventDestroy(a));
-    CK(cudaEventDestroy(b));
-    return us[4];
-}
 
 int main() {
     const int64_t N = 32, H = 1080, W = 1920, C = 3, R = 256, CROP = 224, AT = 16;

@@ -5,6 +5,7 @@
 // moving the same traffic as reading the source once and writing the output once ((src + dst) / 2 bytes copied).
 // identical: bytes where OLD and NEW outputs differ (both poisoned differently first); cpu: bytes of image 0 (every
 // 7th row) where NEW differs from samplePixel run on the host.
+#include "probe_timing.cuh"
 #include "resize.hpp"
 #include "resize_filters.cuh"
 #include "resize_launch.cuh"
@@ -19,30 +20,12 @@
 using namespace cvk;
 using namespace cvk::resize;
 
-#define CK(x)                                                                                                    \
-    do {                                                                                                         \
-        cudaError_t e_ = (x);                                                                                    \
-        if (e_ != cudaSuccess) {                                                                                 \
-            std::printf("CUDA error %s at %s:%d\n", cudaGetErrorString(e_), __FILE__, __LINE__);                 \
-            std::exit(1);                                                                                        \
-        }                                                                                                        \
-    } while (0)
-
 template <int I> __global__ void __launch_bounds__(kBlockX *kBlockY) samplerKernel(ResizeParams p, Mapping m) {
     const int32_t C = static_cast<int32_t>(p.src.shape[kC]);
     forEachPixel(p.dst.shape[kW], p.dst.shape[kH], p.dst.shape[kN], [&](int64_t n, int32_t dx, int32_t dy) {
         char *out = p.dst.data + n * p.dst.stride[kN] + dy * p.dst.stride[kH] + dx * p.dst.stride[kW];
         samplePixel<uint8_t, I>(m, planeOf(p.src, n), dx, dy, C, [&](int32_t c, uint8_t v, float) { out[c * p.dst.stride[kC]] = char(v); });
     });
-}
-
-__global__ void fillRandom(uint8_t *p, size_t n, uint64_t seed) {
-    for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n / 8; i += size_t(gridDim.x) * blockDim.x) {
-        uint64_t z = (i + seed) * 0x9E3779B97F4A7C15ull;
-        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-        reinterpret_cast<uint64_t *>(p)[i] = z ^ (z >> 31);
-    }
 }
 
 View4 nhwc(void *d, int64_t n, int64_t h, int64_t w, int64_t c) {
@@ -63,28 +46,6 @@ cudaError_t launchOld(const ResizeParams &p, cudaStream_t st) {
     else if (p.interp == kNearestFloor) samplerKernel<kNearestFloor><<<grid, block, 0, st>>>(p, m);
     else samplerKernel<kLinear><<<grid, block, 0, st>>>(p, m);
     return cudaGetLastError();
-}
-
-template <class F> float timeIt(F &&f, cudaStream_t st) {
-    cudaEvent_t a, b;
-    CK(cudaEventCreate(&a));
-    CK(cudaEventCreate(&b));
-    for (int i = 0; i < 3; ++i) f(i);
-    CK(cudaStreamSynchronize(st));
-    std::vector<float> us;
-    for (int batch = 0; batch < 9; ++batch) {
-        CK(cudaEventRecord(a, st));
-        for (int i = 0; i < 5; ++i) f(i);
-        CK(cudaEventRecord(b, st));
-        CK(cudaEventSynchronize(b));
-        float ms = 0;
-        CK(cudaEventElapsedTime(&ms, a, b));
-        us.push_back(ms * 1000.f / 5);
-    }
-    std::sort(us.begin(), us.end());
-    CK(cudaEventDestroy(a));
-    CK(cudaEventDestroy(b));
-    return us[4];
 }
 
 template <int I> int64_t cpuCheck(const ResizeParams &p, const std::vector<uint8_t> &src0, const std::vector<uint8_t> &out) {

@@ -1,0 +1,53 @@
+// What the probes share: a CUDA-error check that ends the program, a random fill, and the timing loop (GPU time per
+// call from CUDA events: 3 warm-up calls, then the median of 9 batches of `calls` calls queued back to back).
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+#define CK(x)                                                                                                    \
+    do {                                                                                                         \
+        cudaError_t e_ = (x);                                                                                    \
+        if (e_ != cudaSuccess) {                                                                                 \
+            std::printf("CUDA error %s at %s:%d\n", cudaGetErrorString(e_), __FILE__, __LINE__);                 \
+            std::exit(1);                                                                                        \
+        }                                                                                                        \
+    } while (0)
+
+// Bytes [0, n / 8 * 8) of p from a splitmix64 sequence of `seed`.
+__global__ void fillRandom(uint8_t *p, size_t n, uint64_t seed) {
+    for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n / 8; i += size_t(gridDim.x) * blockDim.x) {
+        uint64_t z = (i + seed) * 0x9E3779B97F4A7C15ull;
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+        reinterpret_cast<uint64_t *>(p)[i] = z ^ (z >> 31);
+    }
+}
+
+// µs per call of f(i) (i counts the calls, so f can rotate buffers) on stream st.
+template <class F> float timeIt(F &&f, cudaStream_t st, int calls = 5) {
+    cudaEvent_t a, b;
+    CK(cudaEventCreate(&a));
+    CK(cudaEventCreate(&b));
+    for (int i = 0; i < 3; ++i) f(i);
+    CK(cudaStreamSynchronize(st));
+    std::vector<float> us;
+    for (int batch = 0; batch < 9; ++batch) {
+        CK(cudaEventRecord(a, st));
+        for (int i = 0; i < calls; ++i) f(i);
+        CK(cudaEventRecord(b, st));
+        CK(cudaEventSynchronize(b));
+        float ms = 0;
+        CK(cudaEventElapsedTime(&ms, a, b));
+        us.push_back(ms * 1000.f / calls);
+    }
+    std::sort(us.begin(), us.end());
+    CK(cudaEventDestroy(a));
+    CK(cudaEventDestroy(b));
+    return us[4];
+}
