@@ -132,6 +132,14 @@ const std::array<std::array<std::array<Kernel, kFusedMaxChannels>, kInterpCount>
     interpRows<true>(std::make_index_sequence<kInterpCount>{}),
 };
 
+// Blocks covering the crop's columns, `rowsPerBlock` crop rows each and one image each, both capped at 65535 (the
+// kernels loop over rows and images grid-stride).
+dim3 fusedGrid(const FusedParams &p, int64_t colsPerBlock, int64_t rowsPerBlock) {
+    return dim3(static_cast<unsigned>((p.dst.shape[kW] + colsPerBlock - 1) / colsPerBlock),
+                static_cast<unsigned>(std::min<int64_t>((p.dst.shape[kH] + rowsPerBlock - 1) / rowsPerBlock, 65535)),
+                static_cast<unsigned>(std::min<int64_t>(p.dst.shape[kN], 65535)));
+}
+
 } // namespace
 
 bool fusedPairsTake(const FusedParams &p) {
@@ -144,11 +152,7 @@ cudaError_t launchResizeFusedGeneral(const FusedParams &p, cudaStream_t stream) 
     if (p.interp < 0 || p.interp >= kInterpCount || p.src.shape[kC] < 1 || p.src.shape[kC] > kFusedMaxChannels) return cudaErrorInvalidValue;
     if (p.dst.shape[kN] == 0 || p.dst.shape[kH] == 0 || p.dst.shape[kW] == 0) return cudaSuccess;
     const Kernel k = kKernels[p.halfOut][p.interp][p.src.shape[kC] - 1];
-    const int64_t perBlock = int64_t(kFusedBlockX) * kFusedPixels;
-    const dim3 grid(static_cast<unsigned>((p.dst.shape[kW] + perBlock - 1) / perBlock),
-                    static_cast<unsigned>(std::min<int64_t>((p.dst.shape[kH] + kFusedBlockY - 1) / kFusedBlockY, 65535)),
-                    static_cast<unsigned>(std::min<int64_t>(p.dst.shape[kN], 65535)));
-    k<<<grid, dim3(kFusedBlockX, kFusedBlockY), 0, stream>>>(p, mappingOf(p.src, p.resizeH, p.resizeW, p.interp));
+    k<<<fusedGrid(p, int64_t(kFusedBlockX) * kFusedPixels, kFusedBlockY), dim3(kFusedBlockX, kFusedBlockY), 0, stream>>>(p, mappingOf(p.src, p.resizeH, p.resizeW, p.interp));
     return cudaGetLastError();
 }
 
@@ -156,11 +160,7 @@ cudaError_t launchResizeFused(const FusedParams &p, cudaStream_t stream) {
     if (!fusedPairsTake(p)) return launchResizeFusedGeneral(p, stream);
     if (p.dst.shape[kN] == 0 || p.dst.shape[kH] == 0 || p.dst.shape[kW] == 0) return cudaSuccess;
     const Kernel k = kPairKernels[p.halfOut][p.src.shape[kC] - 1];
-    const int64_t rowsPerBlock = int64_t(kPairBlockY) * kPairRowsPerThread;
-    const dim3 grid(static_cast<unsigned>((p.dst.shape[kW] + kPairBlockX - 1) / kPairBlockX),
-                    static_cast<unsigned>(std::min<int64_t>((p.dst.shape[kH] + rowsPerBlock - 1) / rowsPerBlock, 65535)),
-                    static_cast<unsigned>(std::min<int64_t>(p.dst.shape[kN], 65535)));
-    k<<<grid, dim3(kPairBlockX, kPairBlockY), 0, stream>>>(p, mappingOf(p.src, p.resizeH, p.resizeW, p.interp));
+    k<<<fusedGrid(p, kPairBlockX, int64_t(kPairBlockY) * kPairRowsPerThread), dim3(kPairBlockX, kPairBlockY), 0, stream>>>(p, mappingOf(p.src, p.resizeH, p.resizeW, p.interp));
     return cudaGetLastError();
 }
 
