@@ -714,7 +714,10 @@ FlipPlan planFlipKernel(const FlipParams &in) {
         // 7.1; at 8 images (50 MB) both took 28.3, and larger batches stay on this kernel (0.98 of copy).
         constexpr int64_t kAlignedRowsMaxBytes = int64_t(32) << 20;
         const int64_t bytes = p.shape[kOuter1] * p.shape[kOuter0] * p.shape[kHeight] * rowBytes;
-        if (!p.inPlace && bytes < kAlignedRowsMaxBytes && copyRowsAligned(flipRowView(p), 1)) plan.path = FlipPath::AlignedRows;
+        if (!p.inPlace && bytes < kAlignedRowsMaxBytes) {
+            plan.rows = flipRowView(p);
+            if (copyRowsAligned(plan.rows, 1)) plan.path = FlipPath::AlignedRows;
+        }
         return plan;
     }
     if (p.inPlace && p.flipRows) { // four-way swaps across rows: left to the generic kernel
@@ -768,7 +771,7 @@ cudaError_t launchFlip(const FlipParams &in, cudaStream_t stream, bool *launched
     switch (plan.path) {
     case FlipPath::Nothing: return cudaSuccess;
     case FlipPath::RowCopy: return launchRowCopyOf(plan.unitBytes, plan.params, stream);
-    case FlipPath::AlignedRows: return launchCopy(flipRowView(plan.params), 1, stream);
+    case FlipPath::AlignedRows: return launchCopy(plan.rows, 1, stream);
     case FlipPath::ColumnGroups: return launchGroups(false, plan.pixelBytes, plan.params, stream);
     case FlipPath::ColumnRows: return launchGroups(true, plan.pixelBytes, plan.params, stream);
     case FlipPath::ColumnUnits: return launchColumnUnitsOf(plan.unitBytes, plan.params, plan.pixelBytes, stream);

@@ -41,6 +41,7 @@ struct FlipPlan {
     int32_t unitBytes;  // RowCopy / ColumnUnits: bytes one thread moves at a time (1, 2, 4, 8 or 16)
     int64_t pixelBytes; // ColumnGroups / ColumnRows / ColumnUnits: bytes of one pixel (inner * elemSize)
     FlipParams params;  // the normalised view the kernel runs on (flips folded into negative src strides, rows merged)
+    RowView rows;       // AlignedRows: the rows launchCopy moves (flipRowView of params)
 };
 
 // Chooses the kernel and normalises the view; pure host arithmetic, no CUDA call.
