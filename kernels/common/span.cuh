@@ -154,7 +154,7 @@ inline int64_t spanBlocksPerRow(int64_t bytes, bool rowStartsAligned) {
 // Threads below which a span launch takes fewer units per lane: what one H200 keeps resident (132 x 2048). Not the
 // row engine's four times that: a crop of 8x1080x1920x3 to 720x1280 took 22.1 µs with 1 unit (that rule's choice)
 // and 14.8 with 4, the batch of 32 the same 46.6-47.2 with 4 either way (H200, bench/probes/crop_plans.cu).
-constexpr int64_t kSpanFillThreads = int64_t(132) * 2048;
+constexpr int64_t kSpanFillThreads = kFillThreads / 4;
 
 // The fewest units that still fill the GPU (kSpanFillThreads), then the one of those at most that wastes the fewest
 // lanes on a row's last tile (ties: more units, more bytes in flight).
