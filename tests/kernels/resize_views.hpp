@@ -1,10 +1,17 @@
 // Views and parameters the resize CPU tests build (pure host values: the dispatch tests never dereference them, the
-// block tests point them at their own buffers).
+// block tests point them at their own buffers), and what the block tests compare against: the per-pixel sampler's
+// bytes.
 #pragma once
 
 #include "../../kernels/resize.hpp"
+#include "../../kernels/resize_filters.cuh"
 
+#include <catch2/catch_test_macros.hpp>
+
+#include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <vector>
 
 namespace cvtest {
 
@@ -25,6 +32,40 @@ inline cvk::ResizeParams params(cvk::View4 src, cvk::View4 dst, int32_t interp, 
     p.interp = interp;
     p.torchMode = -1;
     return p;
+}
+
+// The destination byte image (`bytes` bytes from p.dst.data) with the sampler's values (samplePixel, T elements),
+// every byte outside the pixels (row padding) left as poison.
+template <class T, int I>
+std::vector<uint8_t> samplerBytes(const cvk::ResizeParams &p, const cvk::resize::Mapping &m, size_t bytes, uint8_t poison) {
+    std::vector<uint8_t> want(bytes, poison);
+    const int64_t C = p.src.shape[cvk::kC];
+    for (int64_t n = 0; n < p.dst.shape[cvk::kN]; ++n) {
+        const cvk::resize::Plane plane{p.src.data + n * p.src.stride[cvk::kN], p.src.stride[cvk::kH], p.src.stride[cvk::kW],
+                                       p.src.stride[cvk::kC]};
+        for (int32_t y = 0; y < m.y.dst; ++y)
+            for (int32_t x = 0; x < m.x.dst; ++x)
+                cvk::resize::samplePixel<T, I>(m, plane, x, y, int32_t(C), [&](int32_t c, T v, float) {
+                    const int64_t at = n * p.dst.stride[cvk::kN] + y * p.dst.stride[cvk::kH] + x * p.dst.stride[cvk::kW] + c * int64_t(sizeof(T));
+                    std::memcpy(want.data() + at, &v, sizeof(T));
+                });
+    }
+    return want;
+}
+
+// A block test's output against the sampler's bytes: store[shift, shift + want.size()) equals `want` (the first 5
+// differences reported with their row of rowBytes), and every other byte of the store still holds `poison`.
+inline void checkAgainstSampler(const uint8_t *store, size_t storeBytes, int64_t shift, const std::vector<uint8_t> &want,
+                                int64_t rowBytes, const char *path, uint8_t poison) {
+    int64_t mismatches = 0;
+    for (size_t i = 0; i < want.size(); ++i) {
+        const uint8_t got = store[size_t(shift) + i];
+        if (got != want[i] && mismatches++ < 5)
+            FAIL_CHECK("byte " << i << " (row " << int64_t(i) / rowBytes << "): " << path << " " << int(got) << ", sampler " << int(want[i]));
+    }
+    for (int64_t i = 0; i < shift; ++i) CHECK(store[size_t(i)] == poison);
+    for (size_t i = size_t(shift) + want.size(); i < storeBytes; ++i) CHECK(store[i] == poison);
+    CHECK(mismatches == 0);
 }
 
 } // namespace cvtest

@@ -106,21 +106,6 @@ struct BlockRow {
     int64_t blocks;               // blocks per strip the bands are cut for
 };
 
-// The destination byte image with the sampler's values, every byte outside the pixels (row padding) left as poison.
-template <int I> std::vector<uint8_t> expected(const cvk::ResizeParams &p, const Mapping &m, size_t bytes, uint8_t poison) {
-    std::vector<uint8_t> want(bytes, poison);
-    const int64_t C = p.src.shape[cvk::kC];
-    for (int64_t n = 0; n < p.dst.shape[cvk::kN]; ++n) {
-        const Plane plane{p.src.data + n * p.src.stride[cvk::kN], p.src.stride[cvk::kH], p.src.stride[cvk::kW], p.src.stride[cvk::kC]};
-        for (int32_t y = 0; y < m.y.dst; ++y)
-            for (int32_t x = 0; x < m.x.dst; ++x)
-                samplePixel<uint8_t, I>(m, plane, x, y, int32_t(C), [&](int32_t c, uint8_t v, float) {
-                    want[size_t(n * p.dst.stride[cvk::kN] + y * p.dst.stride[cvk::kH] + x * C + c)] = v;
-                });
-    }
-    return want;
-}
-
 // Every block of the band kernel (bandKernel in resize_band.cu): per strip the table, then per band its rows, each
 // computed after the loads of the next kBandAhead<I> + 1 rows are issued (the kernel's worst case).
 template <int I, int CT> void runBand(const cvk::ResizeParams &p, const Mapping &m, const cvk::ResizeBandShape &s) {
@@ -222,17 +207,9 @@ TEST_CASE("band path: every block equals the per-pixel sampler byte for byte", "
         const Mapping m = mappingOf(p.src, p.dst.shape[cvk::kH], p.dst.shape[cvk::kW], p.interp);
         const size_t bytes = size_t(N * r.oh * dstRow);
         std::vector<uint8_t> want;
-        if (r.interp == kNearest) want = expected<kNearest>(p, m, bytes, kPoison), runBandFor<kNearest>(r.c, p, m, s);
-        if (r.interp == kNearestFloor) want = expected<kNearestFloor>(p, m, bytes, kPoison), runBandFor<kNearestFloor>(r.c, p, m, s);
-        if (r.interp == kLinear) want = expected<kLinear>(p, m, bytes, kPoison), runBandFor<kLinear>(r.c, p, m, s);
-        int64_t mismatches = 0;
-        for (size_t i = 0; i < bytes; ++i) {
-            const uint8_t got = dstBytes[size_t(r.dstShift) + i];
-            if (got != want[i] && mismatches++ < 5)
-                FAIL_CHECK("byte " << i << " (row " << int64_t(i) / dstRow << "): band path " << int(got) << ", sampler " << int(want[i]));
-        }
-        for (int64_t i = 0; i < r.dstShift; ++i) CHECK(dstBytes[size_t(i)] == kPoison);
-        for (size_t i = size_t(r.dstShift) + bytes; i < dstStore.size() * 16; ++i) CHECK(dstBytes[i] == kPoison);
-        CHECK(mismatches == 0);
+        if (r.interp == kNearest) want = cvtest::samplerBytes<uint8_t, kNearest>(p, m, bytes, kPoison), runBandFor<kNearest>(r.c, p, m, s);
+        if (r.interp == kNearestFloor) want = cvtest::samplerBytes<uint8_t, kNearestFloor>(p, m, bytes, kPoison), runBandFor<kNearestFloor>(r.c, p, m, s);
+        if (r.interp == kLinear) want = cvtest::samplerBytes<uint8_t, kLinear>(p, m, bytes, kPoison), runBandFor<kLinear>(r.c, p, m, s);
+        cvtest::checkAgainstSampler(dstBytes, dstStore.size() * 16, r.dstShift, want, dstRow, "band path", kPoison);
     }
 }

@@ -105,22 +105,6 @@ struct BlockRow {
     int64_t dstShift;       // bytes the destination starts past an aligned address
 };
 
-// The destination byte image with the sampler's values, every byte outside the pixels (row padding) left as poison.
-template <class T, int I> std::vector<uint8_t> expected(const cvk::ResizeParams &p, const Mapping &m, size_t bytes, uint8_t poison) {
-    std::vector<uint8_t> want(bytes, poison);
-    const int64_t C = p.src.shape[cvk::kC];
-    for (int64_t n = 0; n < p.dst.shape[cvk::kN]; ++n) {
-        const Plane plane{p.src.data + n * p.src.stride[cvk::kN], p.src.stride[cvk::kH], p.src.stride[cvk::kW], p.src.stride[cvk::kC]};
-        for (int32_t y = 0; y < m.y.dst; ++y)
-            for (int32_t x = 0; x < m.x.dst; ++x)
-                samplePixel<T, I>(m, plane, x, y, int32_t(C), [&](int32_t c, T v, float) {
-                    const int64_t at = n * p.dst.stride[cvk::kN] + y * p.dst.stride[cvk::kH] + x * p.dst.stride[cvk::kW] + c * int64_t(sizeof(T));
-                    std::memcpy(want.data() + at, &v, sizeof(T));
-                });
-    }
-    return want;
-}
-
 // Every block of the gather kernel (gatherKernel in resize_rows.cu), one strip at a time, every row.
 template <int I> void runGather(const cvk::ResizeParams &p, const Mapping &m, const cvk::ResizeRowShape &s) {
     const int32_t pixelBytes = int32_t(p.src.stride[cvk::kW]);
@@ -192,10 +176,10 @@ template <int I> void runRowsFor(int32_t c, const cvk::ResizeParams &p, const Ma
 
 template <class T> std::vector<uint8_t> expectedFor(int32_t interp, const cvk::ResizeParams &p, const Mapping &m, size_t bytes, uint8_t poison) {
     switch (interp) {
-    case kNearest: return expected<T, kNearest>(p, m, bytes, poison);
-    case kNearestFloor: return expected<T, kNearestFloor>(p, m, bytes, poison);
-    case kLinear: return expected<T, kLinear>(p, m, bytes, poison);
-    default: return expected<T, kCubic>(p, m, bytes, poison);
+    case kNearest: return cvtest::samplerBytes<T, kNearest>(p, m, bytes, poison);
+    case kNearestFloor: return cvtest::samplerBytes<T, kNearestFloor>(p, m, bytes, poison);
+    case kLinear: return cvtest::samplerBytes<T, kLinear>(p, m, bytes, poison);
+    default: return cvtest::samplerBytes<T, kCubic>(p, m, bytes, poison);
     }
 }
 
@@ -269,15 +253,7 @@ TEST_CASE("row paths: every block equals the per-pixel sampler byte for byte", "
         if (r.interp == kLinear || r.interp == kCubic) ++pairedRuns[s.paired];
         if (r.interp == kLinear) runRowsFor<kLinear>(r.c, p, m, s);
         if (r.interp == kCubic) runRowsFor<kCubic>(r.c, p, m, s);
-        int64_t mismatches = 0;
-        for (size_t i = 0; i < bytes; ++i) {
-            const uint8_t got = dstBytes[size_t(r.dstShift) + i];
-            if (got != want[i] && mismatches++ < 5)
-                FAIL_CHECK("byte " << i << " (row " << int64_t(i) / dstRow << "): rows path " << int(got) << ", sampler " << int(want[i]));
-        }
-        for (int64_t i = 0; i < r.dstShift; ++i) CHECK(dstBytes[size_t(i)] == kPoison);
-        for (size_t i = size_t(r.dstShift) + bytes; i < dstWords.size() * 4; ++i) CHECK(dstBytes[i] == kPoison);
-        CHECK(mismatches == 0);
+        cvtest::checkAgainstSampler(dstBytes, dstWords.size() * 4, r.dstShift, want, dstRow, "rows path", kPoison);
     }
     CHECK(pairedRuns[0] > 0);
     CHECK(pairedRuns[1] > 0);
