@@ -1,5 +1,6 @@
 // cvResize's and cvResizeTorchvision's kernels: one per (element type, interpolation, channel variant), all built on the shared sampler of
-// resize_filters.cuh, dispatched through one table without holes; the shapes planResizeBand accepts and
+// resize_filters.cuh, dispatched through one table without holes; the shapes planResizeLinear accepts go to the
+// periodic LINEAR path (resize_linear.cu), then those planResizeBand accepts and
 // resizeBandPreferred prefers go to the band path instead (resize_band.cu), then those planResizeRows accepts to the
 // row paths (resize_rows.cu), then those planResizeTile accepts to the tiled path (resize_tiled.cu), and those
 // planTvResizeTile accepts to the separable antialiased path (resize_tv.cu): all compute the same values.
@@ -81,6 +82,8 @@ cudaError_t launchResize(const ResizeParams &p, cudaStream_t stream) {
     if (p.type < 0 || p.type >= kResizeTypeCount || (torch ? p.torchMode >= kTvModeCount : (p.interp < 0 || p.interp >= kInterpCount)))
         return cudaErrorInvalidValue;
     if (p.dst.shape[kN] == 0 || p.dst.shape[kH] == 0 || p.dst.shape[kW] == 0 || p.dst.shape[kC] == 0) return cudaSuccess;
+    ResizeLinearShape linear;
+    if (planResizeLinear(p, linear)) return launchResizeLinear(p, linear, stream);
     ResizeBandShape band;
     if (resizeBandPreferred(p) && planResizeBand(p, band)) return launchResizeBand(p, band, stream);
     ResizeRowShape rows;
@@ -102,6 +105,7 @@ cudaError_t preloadResizeKernels() {
     if (err == cudaSuccess) err = preloadTvResizeKernels();
     if (err == cudaSuccess) err = preloadResizeRowKernels();
     if (err == cudaSuccess) err = preloadResizeBandKernels();
+    if (err == cudaSuccess) err = preloadResizeLinearKernels();
     return err == cudaSuccess ? preloadResizeFusedKernels() : err;
 }
 

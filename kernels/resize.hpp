@@ -104,6 +104,31 @@ bool resizeBandPreferred(const ResizeParams &p);
 void setResizeBands(ResizeBandShape &shape, int64_t rows, int64_t blocks);
 cudaError_t launchResizeBand(const ResizeParams &p, ResizeBandShape shape, cudaStream_t stream);
 
+// The geometry of cvResize's periodic LINEAR path (resize_linear.cuh): strips of stripW destination columns (one per
+// block column of the grid) and bands of bandRows destination rows of one image (one per block row).
+struct ResizeLinearShape {
+    int32_t period;     // index into resize_linear.cuh's kLinearPeriods
+    int32_t variant;    // 0 or 1: the destination pixels per thread (resize_linear.cuh, kLinearPixels)
+    int32_t pixels;     // destination pixels per thread
+    int32_t stripW, strips; // stripW a multiple of pixels
+    int32_t bandRows, bands;
+    int32_t stagedRows; // the most source rows a band stages
+    int32_t pitch;      // bytes per staged row (a multiple of 16)
+    int32_t threads, smemBytes;
+    int32_t wx[2];      // the horizontal fixed-point weights of each phase of the period: w0 | w1 << 16
+};
+
+// Whether launchResize may take the periodic LINEAR path for p, and its geometry (exposed so CPU tests can check the
+// dispatch): uint8 LINEAR (OpenCV semantics) with 1, 3 or 4 packed channels on both sides, a 4-byte aligned source
+// (data, rows, images), a vertical factor from 1 to 2 and a horizontal ratio of exactly 2:1 or 3:2 whose every
+// destination column's taps and weights (linearTaps, fixedWeight) follow that period; a band's staged rows within
+// 48 KiB of shared memory. Exact: the same bytes as the per-pixel sampler. Pure host arithmetic.
+// planResizeLinearWith takes the variant (0, 1), destination rows per band and strips across (the probe's
+// variants); planResizeLinear is the choice launchResize makes.
+bool planResizeLinear(const ResizeParams &p, ResizeLinearShape &shape);
+bool planResizeLinearWith(const ResizeParams &p, int32_t variant, int32_t bandRows, int32_t strips, ResizeLinearShape &shape);
+cudaError_t launchResizeLinear(const ResizeParams &p, const ResizeLinearShape &shape, cudaStream_t stream);
+
 // The fused preprocessing pass: dst[n, y, x, c'] = normalize(convert(crop(resize(src))))[c'] where
 //   resized  = resize(src[n]) to (resizeH, resizeW) with `interp` (the sampler of cvResize, bit for bit),
 //   value    = resized[y + cropY, x + cropX, c] with c = c' or C-1-c' (reverseChannels), rounded to uint8 first
@@ -152,5 +177,6 @@ cudaError_t preloadResizeTiledKernels(); // part of preloadResizeKernels
 cudaError_t preloadTvResizeKernels();    // part of preloadResizeKernels
 cudaError_t preloadResizeRowKernels();   // part of preloadResizeKernels
 cudaError_t preloadResizeBandKernels();  // part of preloadResizeKernels
+cudaError_t preloadResizeLinearKernels(); // part of preloadResizeKernels
 
 } // namespace cvk

@@ -1,0 +1,175 @@
+// cvResize's periodic LINEAR path for uint8 downscales whose horizontal ratio is a small fraction (1920 -> 1280 is
+// 3 source pixels for every 2 destination pixels, 1080 -> 540 is 2 for 1): the horizontal taps then repeat with a
+// period of Q destination pixels that step P source pixels (Q, P compiled), so each thread owns PX consecutive
+// destination pixels of one row and finds every tap of them at a byte position known at compile time. No tap table,
+// no per-tap address arithmetic: a thread reads the words of its source span from two staged rows (32-bit shared
+// memory loads, one word index), blends them vertically byte by byte, then horizontally with the Q phases' weights
+// (kernel parameters), and stores its PX * C bytes as words.
+//
+// A block owns a strip of destination columns and a band of bandRows destination rows of one image; it stages the
+// source rows the band reads (contiguous: the vertical factor is at most 2, so no row between two taps is skipped)
+// with the band path's 16-byte cp.async copies (resize_band.cuh: bandStage), then computes every (row, thread span)
+// item of the band. The host (planResizeLinear) checks every destination column's taps against linearTaps, so the
+// compiled positions are exact for the shape it accepts; the arithmetic is samplePixel's integers (resize_filters.cuh),
+// summed rows first (exact: integer sums, none leaves int32), so the bytes are the sampler's.
+//
+// Each phase is a __host__ __device__ function over a thread index, so the CPU tests run whole blocks against
+// samplePixel.
+#pragma once
+
+#include "resize_band.cuh"
+
+#include <cstdint>
+
+namespace cvk::resize {
+
+#define CVK_LIN_HD __host__ __device__ __forceinline__
+#ifdef __CUDA_ARCH__
+#define CVK_LIN_UNROLL _Pragma("unroll")
+#else
+#define CVK_LIN_UNROLL
+#endif
+
+using LinearShape = ResizeLinearShape;
+
+constexpr int kLinearMaxThreads = 512;
+constexpr int kLinearSmemLimit = 48 * 1024; // the default dynamic shared-memory limit: no attribute call per launch
+
+// One compiled variant: C channels, the period (Q destination pixels over P source pixels) and PX destination
+// pixels per thread (a multiple of Q, such that a thread's source and destination bytes are whole words).
+template <int C, int Q, int P, int PX> struct LinearGeometry {
+    static_assert(P > Q && P <= 2 * Q, "a downscale by more than 1 and at most 2");
+    static_assert(PX % Q == 0, "whole periods per thread");
+    static constexpr int kPeriods = PX / Q;
+    static constexpr int kSrcStride = kPeriods * P * C; // source bytes from one thread's span to the next
+    static constexpr int kOutBytes = PX * C;
+    static_assert(kSrcStride % 4 == 0 && kOutBytes % 4 == 0, "whole words per thread");
+    // Tap 0 of phase r: floor((r + 0.5) * P / Q - 0.5), the exact value of the mapping (resize_filters.cuh,
+    // centredCoordinate) for an exact ratio; the plan checks that the double arithmetic agrees column by column.
+    CVK_LIN_HD static constexpr int first(int r) { return ((2 * r + 1) * P - Q) / (2 * Q); }
+    static constexpr int kNeed = ((kPeriods - 1) * P + first(Q - 1) + 2) * C; // bytes of the span the taps read
+    static constexpr int kWords = (kNeed + 3) / 4;
+};
+
+// The periods compiled (Q, P): 2x (1080 -> 540) and 1.5x (1920 -> 1280).
+struct LinearPeriod {
+    int32_t q, p;
+};
+constexpr LinearPeriod kLinearPeriods[] = {{1, 2}, {2, 3}};
+constexpr int kLinearPeriodCount = 2;
+constexpr int kLinearMaxQ = 2;
+// Destination pixels per thread, by channel count (1, 3, 4) and variant (0 or 1): multiples of every Q above with
+// word-sized source and destination spans.
+constexpr int kLinearPixels[3][2] = {{8, 16}, {8, 16}, {4, 8}};
+CVK_LIN_HD int linearChannelRow(int32_t c) { return c == 1 ? 0 : c == 3 ? 1 : c == 4 ? 2 : -1; }
+
+// Destination columns [x0, x0 + w) of strip `strip`, and destination rows [y0, y0 + rows) of band `band`.
+CVK_LIN_HD void linearStripOf(const LinearShape &s, int32_t dstW, int32_t strip, int32_t &x0, int32_t &w) {
+    x0 = strip * s.stripW;
+    w = dstW - x0 < s.stripW ? dstW - x0 : s.stripW;
+}
+CVK_LIN_HD void linearBandOf(const LinearShape &s, int32_t dstH, int32_t band, int32_t &y0, int32_t &rows) {
+    y0 = band * s.bandRows;
+    rows = dstH - y0 < s.bandRows ? dstH - y0 : s.bandRows;
+}
+
+// The source rows [lo, hi] a band of destination rows [y0, y0 + rows) reads.
+CVK_LIN_HD void linearSourceRows(const Axis &a, int32_t y0, int32_t rows, int32_t &lo, int32_t &hi) {
+    lo = linearTaps(a, y0).first;
+    hi = clampIndex(int64_t(linearTaps(a, y0 + rows - 1).first) + 1, a.src);
+}
+
+// One destination row of a band: where its two source rows' spans start in shared memory (bytes from the first
+// slot: slot * pitch + the row's bandShift, a multiple of 4 for the 4-byte aligned rows the plan takes) and their
+// fixed-point weights.
+struct LinearRow {
+    int32_t at0, at1, wy0, wy1;
+};
+
+// Phase 1, threads tid, tid + nthreads, ...: the band's source rows [lo, hi] of image `plane` into the slots, the
+// strip's byte span of each (bandStage: the chunks by cp.async, one group; the caller commits and waits), and the
+// rows' table (read only after the block's barrier).
+CVK_LIN_HD void linearStage(const Plane &plane, const Mapping &m, const BandSpan &span, int32_t y0, int32_t rows, int32_t lo, int32_t hi,
+                            uint8_t *slots, int32_t pitch, LinearRow *table, int tid, int nthreads) {
+    for (int32_t y = lo; y <= hi; ++y)
+        bandStage(reinterpret_cast<const uint8_t *>(plane.base + int64_t(y) * plane.rowStride), span, slots + (y - lo) * pitch, tid, nthreads);
+    auto at = [&](int32_t y) {
+        const auto *row = reinterpret_cast<const uint8_t *>(plane.base + int64_t(y) * plane.rowStride);
+        return (y - lo) * pitch + bandShift(row, span.b0);
+    };
+    for (int32_t r = tid; r < rows; r += nthreads) {
+        const Taps t = linearTaps(m.y, y0 + r);
+        table[r] = {at(t.first), at(clampIndex(int64_t(t.first) + 1, m.y.src)), fixedWeight(t.w[0]), fixedWeight(t.w[1])};
+    }
+}
+
+CVK_LIN_HD int32_t linearByte(const uint32_t *words, int k) { return int32_t((words[k >> 2] >> (8 * (k & 3))) & 0xffu); }
+
+// Phase 2, items tid, tid + nthreads, ... of rows * spans (item i: row i / spans, span i % spans): PX destination
+// pixels of one row from the staged words. wx[r] = w0 | w1 << 16, phase r's horizontal weights: each pair sums to
+// at most 2049 (the plan checks), so the rounded sum is at most 255 and fixedToU8's clamp is never taken.
+template <int C, int Q, int P, int PX>
+CVK_LIN_HD void linearCompute(const uint8_t *slots, const LinearRow *table, const int32_t (&wx)[kLinearMaxQ],
+                              uint8_t *out0, int64_t outRowStride, int32_t w, int32_t rows, int tid, int nthreads) {
+    using Geo = LinearGeometry<C, Q, P, PX>;
+    const int32_t spans = (w + PX - 1) / PX, items = spans * rows;
+    int32_t w0[Q], w1[Q];
+    CVK_LIN_UNROLL
+    for (int r = 0; r < Q; ++r) w0[r] = wx[r] & 0xffff, w1[r] = int32_t(uint32_t(wx[r]) >> 16);
+    for (int32_t i = tid; i < items; i += nthreads) {
+        const int32_t row = i / spans, g = i - row * spans;
+        const LinearRow t = table[row];
+        const auto *a = reinterpret_cast<const uint32_t *>(slots + t.at0 + g * Geo::kSrcStride);
+        const auto *b = reinterpret_cast<const uint32_t *>(slots + t.at1 + g * Geo::kSrcStride);
+        uint32_t wa[Geo::kWords], wb[Geo::kWords];
+        CVK_LIN_UNROLL
+        for (int k = 0; k < Geo::kWords; ++k) wa[k] = a[k], wb[k] = b[k];
+        int32_t v[Geo::kNeed]; // the vertical sums of the span's bytes
+        CVK_LIN_UNROLL
+        for (int k = 0; k < Geo::kNeed; ++k) v[k] = t.wy0 * linearByte(wa, k) + t.wy1 * linearByte(wb, k);
+        uint32_t o[Geo::kOutBytes / 4];
+        CVK_LIN_UNROLL
+        for (int k = 0; k < Geo::kOutBytes / 4; ++k) o[k] = 0;
+        CVK_LIN_UNROLL
+        for (int j = 0; j < PX; ++j) {
+            constexpr int kC = C;
+            const int r = j % Q, tap = ((j / Q) * P + Geo::first(j % Q)) * kC;
+            CVK_LIN_UNROLL
+            for (int c = 0; c < C; ++c) {
+                const uint32_t byte = uint32_t(w0[r] * v[tap + c] + w1[r] * v[tap + C + c] + (1 << (2 * kCoefBits - 1))) >> (2 * kCoefBits);
+                o[(j * C + c) >> 2] |= byte << (8 * ((j * C + c) & 3));
+            }
+        }
+        uint8_t *out = out0 + int64_t(row) * outRowStride + int64_t(g) * Geo::kOutBytes;
+        const int32_t left = (w - g * PX) * C, valid = left < Geo::kOutBytes ? left : Geo::kOutBytes;
+        const uintptr_t addr = reinterpret_cast<uintptr_t>(out);
+        if (valid == Geo::kOutBytes && (addr & 3) == 0) {
+            if constexpr (Geo::kOutBytes % 16 == 0) {
+                if ((addr & 15) == 0) {
+                    CVK_LIN_UNROLL
+                    for (int k = 0; k < Geo::kOutBytes / 16; ++k)
+                        reinterpret_cast<uint4 *>(out)[k] = uint4{o[4 * k], o[4 * k + 1], o[4 * k + 2], o[4 * k + 3]};
+                    continue;
+                }
+            }
+            if constexpr (Geo::kOutBytes % 8 == 0) {
+                if ((addr & 7) == 0) {
+                    CVK_LIN_UNROLL
+                    for (int k = 0; k < Geo::kOutBytes / 8; ++k) reinterpret_cast<uint2 *>(out)[k] = uint2{o[2 * k], o[2 * k + 1]};
+                    continue;
+                }
+            }
+            CVK_LIN_UNROLL
+            for (int k = 0; k < Geo::kOutBytes / 4; ++k) reinterpret_cast<uint32_t *>(out)[k] = o[k];
+        } else {
+            CVK_LIN_UNROLL // constant indices: the words stay in registers
+            for (int k = 0; k < Geo::kOutBytes; ++k)
+                if (k < valid) out[k] = static_cast<uint8_t>(o[k >> 2] >> (8 * (k & 3)));
+        }
+    }
+}
+
+#undef CVK_LIN_HD
+#undef CVK_LIN_UNROLL
+
+} // namespace cvk::resize
