@@ -114,8 +114,11 @@ struct ResizeLinearShape {
     int32_t bandRows, bands;
     int32_t stagedRows; // the most source rows a band stages
     int32_t pitch;      // bytes per staged row (a multiple of 16)
+    int32_t depth;      // staging buffers: 1 (stage, compute), or 2 (the next band's rows load while one computes)
     int32_t threads, smemBytes;
     int32_t wx[2];      // the horizontal fixed-point weights of each phase of the period: w0 | w1 << 16
+    int64_t perBlock;   // (image, band) items per block, in order; set by setResizeLinearBlocks
+    int64_t blocks;     // blocks per strip
 };
 
 // Whether launchResize may take the periodic LINEAR path for p, and its geometry (exposed so CPU tests can check the
@@ -123,11 +126,23 @@ struct ResizeLinearShape {
 // (data, rows, images), a vertical factor from 1 to 2 and a horizontal ratio of exactly 2:1 or 3:2 whose every
 // destination column's taps and weights (linearTaps, fixedWeight) follow that period; a band's staged rows within
 // 48 KiB of shared memory. Exact: the same bytes as the per-pixel sampler. Pure host arithmetic.
-// planResizeLinearWith takes the variant (0, 1), destination rows per band and strips across (the probe's
-// variants); planResizeLinear is the choice launchResize makes.
+// planResizeLinearWith takes the variant (0, 1), destination rows per band, strips across and staging depth (the
+// probe's variants); planResizeLinear is the choice launchResize makes. Both leave perBlock and blocks to
+// launchResizeLinear: one item per block for depth 1, one wave of resident blocks for depth 2.
+// launchResize tries it first: not yet measured on an H200 (bench/probes/resize_linear_variants.cu times it against
+// the band path it replaces for these shapes); it issues fewer instructions per output byte (no tap table, no
+// per-tap addressing, rows blended first on whole staged words), which is what Nsight Compute found the band path
+// bound by.
 bool planResizeLinear(const ResizeParams &p, ResizeLinearShape &shape);
-bool planResizeLinearWith(const ResizeParams &p, int32_t variant, int32_t bandRows, int32_t strips, ResizeLinearShape &shape);
-cudaError_t launchResizeLinear(const ResizeParams &p, const ResizeLinearShape &shape, cudaStream_t stream);
+bool planResizeLinearWith(const ResizeParams &p, int32_t variant, int32_t bandRows, int32_t strips, int32_t depth, ResizeLinearShape &shape);
+// The items per block for `items` (image, band) items over at most `blocks` blocks per strip (items, blocks >= 1;
+// at most 65535 blocks, the grid's limit).
+void setResizeLinearBlocks(ResizeLinearShape &shape, int64_t items, int64_t blocks);
+cudaError_t launchResizeLinear(const ResizeParams &p, ResizeLinearShape shape, cudaStream_t stream);
+
+// The blocks of kernel k (threads, smem bytes each) the current device keeps resident, from a small per-thread
+// cache: the band and periodic LINEAR paths launch one wave of blocks that each walk many rows.
+cudaError_t residentResizeBlocks(const void *k, int threads, int smem, int &resident);
 
 // The fused preprocessing pass: dst[n, y, x, c'] = normalize(convert(crop(resize(src))))[c'] where
 //   resized  = resize(src[n]) to (resizeH, resizeW) with `interp` (the sampler of cvResize, bit for bit),

@@ -82,30 +82,6 @@ template <int I> bool planBand(const Mapping &m, int32_t C, ResizeBandShape &s) 
     return true;
 }
 
-// The blocks of kernel k (threads, smem) the current device keeps resident, from a small per-thread cache.
-cudaError_t residentBlocks(Kernel k, int threads, int smem, int &resident) {
-    struct Entry {
-        Kernel k;
-        int device, threads, smem, perSM, sms;
-    };
-    constexpr int kEntries = 8;
-    thread_local Entry cache[kEntries] = {};
-    thread_local int next = 0;
-    int device = 0;
-    cudaError_t err = cudaGetDevice(&device);
-    if (err != cudaSuccess) return err;
-    for (const Entry &e : cache)
-        if (e.k == k && e.device == device && e.threads == threads && e.smem == smem) return resident = e.perSM * e.sms, cudaSuccess;
-    int blocks = 0, sms = 0;
-    err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, k, threads, smem);
-    if (err == cudaSuccess) err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
-    if (err != cudaSuccess) return err;
-    cache[next] = {k, device, threads, smem, std::max(1, blocks), std::max(1, sms)};
-    next = (next + 1) % kEntries;
-    resident = std::max(1, blocks) * std::max(1, sms);
-    return cudaSuccess;
-}
-
 } // namespace
 
 bool planResizeBand(const ResizeParams &p, ResizeBandShape &s) {
@@ -137,11 +113,34 @@ void setResizeBands(ResizeBandShape &s, int64_t rows, int64_t blocks) {
     s.bands = (rows + s.bandRows - 1) / s.bandRows;
 }
 
+cudaError_t residentResizeBlocks(const void *k, int threads, int smem, int &resident) {
+    struct Entry {
+        const void *k;
+        int device, threads, smem, perSM, sms;
+    };
+    constexpr int kEntries = 8;
+    thread_local Entry cache[kEntries] = {};
+    thread_local int next = 0;
+    int device = 0;
+    cudaError_t err = cudaGetDevice(&device);
+    if (err != cudaSuccess) return err;
+    for (const Entry &e : cache)
+        if (e.k == k && e.device == device && e.threads == threads && e.smem == smem) return resident = e.perSM * e.sms, cudaSuccess;
+    int blocks = 0, sms = 0;
+    err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, k, threads, smem);
+    if (err == cudaSuccess) err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+    if (err != cudaSuccess) return err;
+    cache[next] = {k, device, threads, smem, std::max(1, blocks), std::max(1, sms)};
+    next = (next + 1) % kEntries;
+    resident = std::max(1, blocks) * std::max(1, sms);
+    return cudaSuccess;
+}
+
 cudaError_t launchResizeBand(const ResizeParams &p, ResizeBandShape s, cudaStream_t stream) {
     const Mapping m = mappingOf(p.src, p.dst.shape[kH], p.dst.shape[kW], p.interp);
     const Kernel k = kBandKernels[interpRow(p.interp)][p.src.shape[kC] - 1];
     int resident = 0;
-    const cudaError_t err = residentBlocks(k, s.threads, s.smemBytes, resident);
+    const cudaError_t err = residentResizeBlocks(reinterpret_cast<const void *>(k), s.threads, s.smemBytes, resident);
     if (err != cudaSuccess) return err;
     setResizeBands(s, p.dst.shape[kN] * p.dst.shape[kH], std::max(1, resident / s.strips));
     k<<<dim3(static_cast<unsigned>(s.strips), static_cast<unsigned>(s.bands)), static_cast<unsigned>(s.threads), s.smemBytes, stream>>>(p, m, s);

@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <array>
-#include <cmath>
 #include <numeric>
 
 namespace cvk {
@@ -14,26 +13,43 @@ namespace {
 
 using namespace resize;
 
-// Grid (strips, bands, images): a block stages its band's source rows of its strip (one cp.async group), meets at a
-// barrier, computes the band; then the same for the next image it owns (a barrier first: the slots are read).
-template <int C, int Q, int P, int PX> __global__ void __launch_bounds__(kLinearMaxThreads) linearKernel(ResizeParams p, Mapping m, LinearShape s) {
+// Grid (strips, blocks): a block walks its perBlock (image, band) items in order. Each item: its source rows of the
+// strip staged (one cp.async group), a barrier, the band computed, a barrier (the buffer is read before it is staged
+// again). With two buffers the next item's group is issued before the current one's wait, so its loads are in flight
+// while the block computes (cp.async.wait_group 1: all but the newest group complete).
+template <int C, int Q, int P, int PX> __global__ void __launch_bounds__(kLinearMaxThreads, 2) linearKernel(ResizeParams p, Mapping m, LinearShape s) {
     extern __shared__ int4 smem[];
-    auto *slots = reinterpret_cast<uint8_t *>(smem);
-    auto *table = reinterpret_cast<LinearRow *>(slots + s.stagedRows * s.pitch);
     const int tid = static_cast<int>(threadIdx.x), nthreads = static_cast<int>(blockDim.x);
-    int32_t x0, w, y0, rows, lo, hi;
+    int32_t x0, w;
     linearStripOf(s, m.x.dst, static_cast<int32_t>(blockIdx.x), x0, w);
-    linearBandOf(s, m.y.dst, static_cast<int32_t>(blockIdx.y), y0, rows);
-    linearSourceRows(m.y, y0, rows, lo, hi);
-    const BandSpan span = bandSpan<kLinear>(m, C, x0, w);
-    for (int64_t n = blockIdx.z; n < p.dst.shape[kN]; n += gridDim.z) {
-        if (n != int64_t(blockIdx.z)) __syncthreads();
-        linearStage(planeOf(p.src, n), m, span, y0, rows, lo, hi, slots, s.pitch, table, tid, nthreads);
+    const BandSpan span = linearSpan<C, Q, P>(x0, w);
+    const int32_t first = int32_t(blockIdx.y) * int32_t(s.perBlock), end = int32_t(min(p.dst.shape[kN] * s.bands, int64_t(first) + s.perBlock));
+    LinearItem cur = linearItemOf(first, s.bands), next = cur;
+    auto issue = [&](int buf) {
+        int32_t y0, rows, lo, hi;
+        linearBandOf(s, m.y.dst, next.band, y0, rows);
+        linearSourceRows(m.y, y0, rows, lo, hi);
+        linearStage(planeOf(p.src, next.n), m, span, y0, rows, lo, hi, linearSlots(smem, s, buf), s.pitch, linearTable(smem, s, buf), tid, nthreads);
+        linearStep(next, s.bands);
+    };
+    if (first < end) issue(0);
+    bandCommit(); // the first item's group: with two buffers, the wait below leaves only the newest group pending
+    for (int32_t it = first; it < end; ++it) {
+        const int buf = s.depth == 2 ? (it - first) & 1 : 0;
+        if (s.depth == 2 && it + 1 < end) issue(buf ^ 1);
         bandCommit();
-        bandWait<0>();
+        if (s.depth == 2)
+            bandWait<1>();
+        else
+            bandWait<0>();
         __syncthreads();
-        auto *out0 = reinterpret_cast<uint8_t *>(p.dst.data + n * p.dst.stride[kN] + int64_t(y0) * p.dst.stride[kH]) + int64_t(x0) * C;
-        linearCompute<C, Q, P, PX>(slots, table, s.wx, out0, p.dst.stride[kH], w, rows, tid, nthreads);
+        int32_t y0, rows;
+        linearBandOf(s, m.y.dst, cur.band, y0, rows);
+        auto *out0 = reinterpret_cast<uint8_t *>(p.dst.data + cur.n * p.dst.stride[kN] + int64_t(y0) * p.dst.stride[kH]) + int64_t(x0) * C;
+        linearCompute<C, Q, P, PX>(linearSlots(smem, s, buf), linearTable(smem, s, buf), s.wx, out0, p.dst.stride[kH], w, rows, tid, nthreads);
+        linearStep(cur, s.bands);
+        __syncthreads();
+        if (s.depth == 1 && it + 1 < end) issue(0);
     }
 }
 
@@ -53,10 +69,7 @@ const std::array<std::array<std::array<Kernel, 2>, 3>, kLinearPeriodCount> kLine
 
 bool aligned4(int64_t v) { return (v & 3) == 0; }
 
-// Tap 0 of phase r (LinearGeometry::first).
-int32_t periodFirst(int32_t q, int32_t p, int32_t r) { return ((2 * r + 1) * p - q) / (2 * q); }
-
-// Whether every destination column of axis a follows period `per` (taps first = (d / q) * p + periodFirst(d % q),
+// Whether every destination column of axis a follows period `per` (taps first = (d / q) * p + linearPeriodFirst(d % q),
 // the second tap inside the axis, each phase's weights the same in every period, no pair summing past 2049), and
 // the phases' weights: O(dst) double arithmetic the first time a thread plans an axis, then from a small cache.
 bool periodicColumns(const Axis &a, int per, int32_t (&wx)[kLinearMaxQ]) {
@@ -75,7 +88,7 @@ bool periodicColumns(const Axis &a, int per, int32_t (&wx)[kLinearMaxQ]) {
         const int32_t r = d % q, w0 = fixedWeight(t.w[0]), w1 = fixedWeight(t.w[1]);
         const int32_t pair = w0 | (w1 << 16);
         if (d < q) e.wx[r] = pair;
-        e.ok = t.first == (d / q) * p + periodFirst(q, p, r) && t.first + 1 < a.src && e.wx[r] == pair && w0 >= 0 && w1 >= 0 && w0 + w1 <= 2049;
+        e.ok = t.first == (d / q) * p + linearPeriodFirst(q, p, r) && t.first + 1 < a.src && e.wx[r] == pair && w0 >= 0 && w1 >= 0 && w0 + w1 <= 2049;
     }
     cache[next] = e;
     next = (next + 1) % kEntries;
@@ -83,10 +96,34 @@ bool periodicColumns(const Axis &a, int per, int32_t (&wx)[kLinearMaxQ]) {
     return e.ok != 0;
 }
 
+// The most source rows a band of bandRows destination rows of axis a stages (linearSourceRows): O(dst / bandRows)
+// double arithmetic the first time a thread plans an (axis, bandRows), then from a small cache.
+int32_t stagedRowsOf(const Axis &a, int32_t bandRows) {
+    struct Entry {
+        int32_t src, dst, bandRows, most;
+    };
+    constexpr int kEntries = 4;
+    thread_local Entry cache[kEntries] = {};
+    thread_local int next = 0;
+    for (const Entry &e : cache)
+        if (e.src == a.src && e.dst == a.dst && e.bandRows == bandRows) return e.most;
+    int32_t most = 0;
+    for (int32_t y0 = 0; y0 < a.dst; y0 += bandRows) {
+        int32_t lo, hi;
+        linearSourceRows(a, y0, std::min(bandRows, a.dst - y0), lo, hi);
+        most = std::max(most, hi - lo + 1);
+    }
+    cache[next] = {a.src, a.dst, bandRows, most};
+    next = (next + 1) % kEntries;
+    return most;
+}
+
 } // namespace
 
-bool planResizeLinearWith(const ResizeParams &p, int32_t variant, int32_t bandRows, int32_t strips, ResizeLinearShape &s) {
-    if (p.torchMode >= 0 || p.type != kResizeU8 || p.interp != kLinear || variant < 0 || variant > 1 || bandRows < 1 || strips < 1) return false;
+bool planResizeLinearWith(const ResizeParams &p, int32_t variant, int32_t bandRows, int32_t strips, int32_t depth, ResizeLinearShape &s) {
+    if (p.torchMode >= 0 || p.type != kResizeU8 || p.interp != kLinear || variant < 0 || variant > 1 || bandRows < 1 || strips < 1 ||
+        depth < 1 || depth > 2)
+        return false;
     const int64_t C = p.src.shape[kC];
     const int row = linearChannelRow(int32_t(C));
     if (row < 0 || p.dst.shape[kC] != C || p.src.stride[kW] != C || p.dst.stride[kW] != C ||
@@ -110,31 +147,49 @@ bool planResizeLinearWith(const ResizeParams &p, int32_t variant, int32_t bandRo
     s.strips = (m.x.dst + s.stripW - 1) / s.stripW;
     s.bandRows = bandRows;
     const int64_t bands = (m.y.dst + int64_t(bandRows) - 1) / bandRows;
-    if (bands > 65535) return false;
+    if (bands > 65535 || p.dst.shape[kN] * bands > INT32_MAX / 2) return false; // the kernel counts items in int32
     s.bands = int32_t(bands);
-    // hi - lo <= floor(x(y0 + R - 1)) + 1 - floor(x(y0)) <= floor((R - 1) * scale) + 2
-    s.stagedRows = int32_t(std::min<int64_t>(m.y.src, int64_t(std::floor((bandRows - 1) * m.y.scale)) + 3));
+    s.stagedRows = stagedRowsOf(m.y, bandRows);
     // LinearGeometry's spans (the same formulas on the host)
     const int32_t periods = s.pixels / q, srcStride = periods * per * int32_t(C);
-    const int32_t need = ((periods - 1) * per + periodFirst(q, per, q - 1) + 2) * int32_t(C), words = (need + 3) / 4;
+    const int32_t need = ((periods - 1) * per + linearPeriodFirst(q, per, q - 1) + 2) * int32_t(C), words = (need + 3) / 4;
     const int32_t spans = s.stripW / s.pixels;
     const BandSpan widest = bandSpan<kLinear>(m, int32_t(C), 0, std::min(s.stripW, m.x.dst));
     const int32_t reads = 12 + (spans - 1) * srcStride + 4 * words, staged = 15 + widest.b1 - widest.b0;
     s.pitch = (std::max(reads, staged) + 15) & ~15;
     s.threads = std::min(kLinearMaxThreads, (spans * bandRows + 31) / 32 * 32);
-    const int64_t smem = int64_t(s.stagedRows) * s.pitch + int64_t(bandRows) * int64_t(sizeof(LinearRow));
+    s.depth = depth;
+    const int64_t smem = int64_t(depth) * (int64_t(s.stagedRows) * s.pitch + int64_t(bandRows) * int64_t(sizeof(LinearRow)));
     if (smem > kLinearSmemLimit) return false;
     s.smemBytes = int32_t(smem);
+    s.perBlock = 0;
+    s.blocks = 0;
     return true;
 }
 
-bool planResizeLinear(const ResizeParams &p, ResizeLinearShape &s) { return planResizeLinearWith(p, 0, 2, 1, s); }
+// Bands of 2 rows (1.5x down: 3 source rows, each staged once), two buffers where they fit 48 KiB, else one.
+bool planResizeLinear(const ResizeParams &p, ResizeLinearShape &s) {
+    return planResizeLinearWith(p, 0, 2, 1, 2, s) || planResizeLinearWith(p, 0, 2, 1, 1, s);
+}
 
-cudaError_t launchResizeLinear(const ResizeParams &p, const ResizeLinearShape &s, cudaStream_t stream) {
+void setResizeLinearBlocks(ResizeLinearShape &s, int64_t items, int64_t blocks) {
+    s.perBlock = (items + std::min<int64_t>(std::min(items, blocks), 65535) - 1) / std::min<int64_t>(std::min(items, blocks), 65535);
+    s.blocks = (items + s.perBlock - 1) / s.perBlock;
+}
+
+cudaError_t launchResizeLinear(const ResizeParams &p, ResizeLinearShape s, cudaStream_t stream) {
     const Mapping m = mappingOf(p.src, p.dst.shape[kH], p.dst.shape[kW], kLinear);
     const Kernel k = kLinearKernels[s.period][linearChannelRow(int32_t(p.src.shape[kC]))][s.variant];
-    const dim3 grid(static_cast<unsigned>(s.strips), static_cast<unsigned>(s.bands), static_cast<unsigned>(std::min<int64_t>(p.dst.shape[kN], 65535)));
-    k<<<grid, static_cast<unsigned>(s.threads), s.smemBytes, stream>>>(p, m, s);
+    const int64_t items = p.dst.shape[kN] * s.bands;
+    int64_t blocks = items;
+    if (s.depth == 2) {
+        int resident = 0;
+        const cudaError_t err = residentResizeBlocks(reinterpret_cast<const void *>(k), s.threads, s.smemBytes, resident);
+        if (err != cudaSuccess) return err;
+        blocks = std::max(1, resident / s.strips);
+    }
+    setResizeLinearBlocks(s, items, blocks);
+    k<<<dim3(static_cast<unsigned>(s.strips), static_cast<unsigned>(s.blocks)), static_cast<unsigned>(s.threads), s.smemBytes, stream>>>(p, m, s);
     return cudaGetLastError();
 }
 

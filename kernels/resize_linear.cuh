@@ -35,6 +35,11 @@ using LinearShape = ResizeLinearShape;
 constexpr int kLinearMaxThreads = 512;
 constexpr int kLinearSmemLimit = 48 * 1024; // the default dynamic shared-memory limit: no attribute call per launch
 
+// Tap 0 of phase r of period (q, p): floor((r + 0.5) * p / q - 0.5), the exact value of the mapping
+// (resize_filters.cuh, centredCoordinate) for an exact ratio (the numerator is positive: p > q); the plan checks
+// that the double arithmetic agrees column by column.
+CVK_LIN_HD constexpr int32_t linearPeriodFirst(int32_t q, int32_t p, int32_t r) { return ((2 * r + 1) * p - q) / (2 * q); }
+
 // One compiled variant: C channels, the period (Q destination pixels over P source pixels) and PX destination
 // pixels per thread (a multiple of Q, such that a thread's source and destination bytes are whole words).
 template <int C, int Q, int P, int PX> struct LinearGeometry {
@@ -44,9 +49,7 @@ template <int C, int Q, int P, int PX> struct LinearGeometry {
     static constexpr int kSrcStride = kPeriods * P * C; // source bytes from one thread's span to the next
     static constexpr int kOutBytes = PX * C;
     static_assert(kSrcStride % 4 == 0 && kOutBytes % 4 == 0, "whole words per thread");
-    // Tap 0 of phase r: floor((r + 0.5) * P / Q - 0.5), the exact value of the mapping (resize_filters.cuh,
-    // centredCoordinate) for an exact ratio; the plan checks that the double arithmetic agrees column by column.
-    CVK_LIN_HD static constexpr int first(int r) { return ((2 * r + 1) * P - Q) / (2 * Q); }
+    CVK_LIN_HD static constexpr int first(int r) { return linearPeriodFirst(Q, P, r); }
     static constexpr int kNeed = ((kPeriods - 1) * P + first(Q - 1) + 2) * C; // bytes of the span the taps read
     static constexpr int kWords = (kNeed + 3) / 4;
 };
@@ -73,11 +76,31 @@ CVK_LIN_HD void linearBandOf(const LinearShape &s, int32_t dstH, int32_t band, i
     rows = dstH - y0 < s.bandRows ? dstH - y0 : s.bandRows;
 }
 
+// The source bytes [b0, b1) strip [x0, x0 + w) reads (x0 a multiple of Q): bandSpan<kLinear>'s values, in integers
+// (the plan checked that every column's taps follow the period, none clamped), not four double-precision mappings.
+template <int C, int Q, int P> CVK_LIN_HD BandSpan linearSpan(int32_t x0, int32_t w) {
+    const int32_t x1 = x0 + w - 1, last = (x1 / Q) * P + linearPeriodFirst(Q, P, x1 % Q);
+    return {(x0 / Q) * P * C, (last + 2) * C};
+}
+
 // The source rows [lo, hi] a band of destination rows [y0, y0 + rows) reads.
 CVK_LIN_HD void linearSourceRows(const Axis &a, int32_t y0, int32_t rows, int32_t &lo, int32_t &hi) {
     lo = linearTaps(a, y0).first;
     hi = clampIndex(int64_t(linearTaps(a, y0 + rows - 1).first) + 1, a.src);
 }
+
+// An (image, band) item of a block, stepped in order (no 64-bit division per item).
+struct LinearItem {
+    int32_t n, band;
+};
+CVK_LIN_HD LinearItem linearItemOf(int32_t i, int32_t bands) { return {i / bands, i % bands}; }
+CVK_LIN_HD void linearStep(LinearItem &it, int32_t bands) {
+    if (++it.band == bands) it.band = 0, ++it.n;
+}
+
+// Staging buffer `buf` of a block's shared memory: the slots (stagedRows of pitch bytes), then the rows' table.
+CVK_LIN_HD int32_t linearBufferBytes(const LinearShape &s) { return s.stagedRows * s.pitch + s.bandRows * 16; }
+CVK_LIN_HD uint8_t *linearSlots(void *smem, const LinearShape &s, int buf) { return static_cast<uint8_t *>(smem) + buf * linearBufferBytes(s); }
 
 // One destination row of a band: where its two source rows' spans start in shared memory (bytes from the first
 // slot: slot * pitch + the row's bandShift, a multiple of 4 for the 4-byte aligned rows the plan takes) and their
@@ -85,6 +108,10 @@ CVK_LIN_HD void linearSourceRows(const Axis &a, int32_t y0, int32_t rows, int32_
 struct LinearRow {
     int32_t at0, at1, wy0, wy1;
 };
+static_assert(sizeof(LinearRow) == 16, "linearBufferBytes counts 16 bytes a row");
+CVK_LIN_HD LinearRow *linearTable(void *smem, const LinearShape &s, int buf) {
+    return reinterpret_cast<LinearRow *>(linearSlots(smem, s, buf) + s.stagedRows * s.pitch);
+}
 
 // Phase 1, threads tid, tid + nthreads, ...: the band's source rows [lo, hi] of image `plane` into the slots, the
 // strip's byte span of each (bandStage: the chunks by cp.async, one group; the caller commits and waits), and the
@@ -116,8 +143,11 @@ CVK_LIN_HD void linearCompute(const uint8_t *slots, const LinearRow *table, cons
     int32_t w0[Q], w1[Q];
     CVK_LIN_UNROLL
     for (int r = 0; r < Q; ++r) w0[r] = wx[r] & 0xffff, w1[r] = int32_t(uint32_t(wx[r]) >> 16);
-    for (int32_t i = tid; i < items; i += nthreads) {
-        const int32_t row = i / spans, g = i - row * spans;
+    // item i = row * spans + g, stepped by nthreads without a division per item
+    int32_t row = tid / spans, g = tid - row * spans;
+    const int32_t rowStep = nthreads / spans, gStep = nthreads - rowStep * spans;
+    for (int32_t i = tid; i < items; i += nthreads, row += rowStep, g += gStep) {
+        if (g >= spans) g -= spans, ++row;
         const LinearRow t = table[row];
         const auto *a = reinterpret_cast<const uint32_t *>(slots + t.at0 + g * Geo::kSrcStride);
         const auto *b = reinterpret_cast<const uint32_t *>(slots + t.at1 + g * Geo::kSrcStride);

@@ -5,8 +5,9 @@
 //   main        the path main took before the periodic path (band path where resizeBandPreferred and
 //               planResizeBand, else the row paths): launchResizeBand / launchResizeRows, as launchResize called them
 //   library     launchResize as built now (planResizeLinear's default when it takes the shape)
-//   pxP rowsR stripsS   launchResizeLinear with planResizeLinearWith(variant of P pixels per thread, R destination
-//               rows per band, S strips across)
+//   pxP rowsR stripsS bufB   launchResizeLinear with planResizeLinearWith(variant of P pixels per thread, R
+//               destination rows per band, S strips across, B staging buffers: 2 = the next band loads while one
+//               computes, in one wave of resident blocks; 1 = one band per block)
 //   copy        a D2D cudaMemcpyAsync of (source + output bytes) / 2: reading once and writing once at copy speed
 // mismatches: output bytes (source set 0, every output poisoned with a different byte first) where a variant differs
 // from main's; for main itself, the bytes of image 0 (every 7th row) where it differs from samplePixel on the host.
@@ -86,9 +87,9 @@ int main() {
     };
     const Case cases[] = {{"3ch->720x1280", 3, 720, 1280}, {"3ch->540x960", 3, 540, 960}, {"1ch->720x1280", 1, 720, 1280}, {"4ch->720x1280", 4, 720, 1280}};
     struct Variant {
-        int32_t variant, bandRows, strips;
+        int32_t variant, bandRows, strips, depth;
     };
-    const Variant variants[] = {{0, 2, 1}, {0, 1, 1}, {0, 4, 2}, {1, 2, 1}, {1, 4, 1}};
+    const Variant variants[] = {{0, 2, 1, 2}, {0, 2, 1, 1}, {0, 1, 1, 2}, {0, 1, 1, 1}, {0, 4, 2, 2}, {0, 4, 1, 1}, {1, 2, 1, 2}, {1, 1, 1, 2}};
     int64_t totalBad = 0;
     std::printf("%-15s %-26s %9s %8s %11s  %s\n", "case", "variant", "us", "x_copy", "mismatches", "geometry");
     for (const Case &c : cases) {
@@ -131,12 +132,12 @@ int main() {
         for (const Variant &v : variants) {
             ResizeLinearShape s{};
             char name[64];
-            if (!planResizeLinearWith(p(0, dst[0]), v.variant, v.bandRows, v.strips, s)) {
-                std::snprintf(name, sizeof(name), "v%d rows%d strips%d", v.variant, v.bandRows, v.strips);
+            if (!planResizeLinearWith(p(0, dst[0]), v.variant, v.bandRows, v.strips, v.depth, s)) {
+                std::snprintf(name, sizeof(name), "v%d rows%d strips%d buf%d", v.variant, v.bandRows, v.strips, v.depth);
                 std::printf("%-15s %-26s not taken by planResizeLinearWith\n", c.name, name);
                 continue;
             }
-            std::snprintf(name, sizeof(name), "px%d rows%d strips%d", s.pixels, v.bandRows, s.strips);
+            std::snprintf(name, sizeof(name), "px%d rows%d strips%d buf%d", s.pixels, v.bandRows, s.strips, v.depth);
             const auto launch = [&](const ResizeParams &q) { return launchResizeLinear(q, s, st); };
             const int64_t bad = check(launch);
             totalBad += bad;

@@ -1,4 +1,5 @@
-"""cvResize's packed fast paths, the band path (uint8 NEAREST/NEAREST_FLOOR/LINEAR downscales of at most 2 across:
+"""cvResize's packed fast paths, the periodic LINEAR path (uint8 2:1 and 3:2 downscales across, at most 2 down),
+the band path (uint8 NEAREST/NEAREST_FLOOR/LINEAR downscales of at most 2 across:
 source rows staged once per band), the row paths (the NEAREST gather of every type, uint8 LINEAR and CUBIC staged
 rows) and the shared-memory tiled path (uint8 AREA, and LINEAR/CUBIC where the row paths decline), against its per-pixel sampler on the GPU, byte for byte: one random batch resized from a contiguous tensor (a fast path: which shapes take which is
 checked on the CPU by tests/kernels/test_resize_tiled.cpp) and from a view of the same pixels four channels apart
@@ -12,7 +13,8 @@ from resize_cases import random_image, to_device, to_host
 
 # (interp, channels, (src H, W), (dst H, W)): the benchmark's rows (two images of 1080x1920), then the AREA
 # integer box, odd sizes, enlargements and one channel; the NEAREST gather (ties on pixel edges, odd widths), row
-# strips (wide rows) and LINEAR/CUBIC on the tiled path (horizontal factors the row paths decline).
+# strips (wide rows) and LINEAR/CUBIC on the tiled path (horizontal factors the row paths decline); last the periodic
+# LINEAR path's other channel counts and ratios, and odd sizes (a partial last thread span).
 ROWS = (
     ("NEAREST", 3, (1080, 1920), (720, 1280)),
     ("NEAREST", 3, (960, 1280), (225, 300)),
@@ -38,6 +40,11 @@ ROWS = (
     ("NEAREST", 3, (1080, 1920), (224, 224)),
     ("LINEAR", 2, (40, 101), (30, 75)),
     ("NEAREST", 2, (37, 53), (40, 19)),
+    ("LINEAR", 1, (1080, 1920), (720, 1280)),
+    ("LINEAR", 4, (1080, 1920), (720, 1280)),
+    ("LINEAR", 3, (1080, 1920), (540, 960)),
+    ("LINEAR", 3, (37, 132), (25, 88)),
+    ("LINEAR", 1, (35, 132), (19, 66)),
 )
 
 
