@@ -92,9 +92,9 @@ CVK_SPAN_HD void store16(uintptr_t a, uint4 v) {
 }
 
 // The same moves with streaming cache hints (ld.global.cs / st.global.cs: evict first), for plain copies whose bytes
-// are touched once: on an H200, with them the flat copy of kernels/copy.cu ran on the crops and
-// vertical flip of bench/probes/crop_plans.cu none slower and most 0.3-2 % faster (32x1080x1920x3 -> 720x1280:
-// 46.14 µs against 46.43; 8 images 14.64 against 14.85; their 8-image vertical flip 27.81 against 28.32).
+// are touched once. On an H200 (bench/probes/crop_plans.cu) they made the flat copy of kernels/copy.cu no slower on
+// any crop or vertical flip there and most 0.3-2 % faster (32x1080x1920x3 -> 720x1280: 46.14 µs against 46.43;
+// 8 images 14.64 against 14.85; an 8-image vertical flip 27.81 against 28.32).
 CVK_SPAN_HD uint4 load16Streaming(uintptr_t a) {
 #ifdef __CUDA_ARCH__
     return __ldcs(reinterpret_cast<const uint4 *>(a));
