@@ -1,5 +1,5 @@
-// Microbenchmark of crop launch plans (GPU time per call, CUDA events, median of 9 batches after a warm-up, four
-// buffer sets rotated): launchCopy as it is ("current plan"), the warp-tile span kernel of common/warp_tile.cuh
+// Microbenchmark of crop launch plans (GPU time per call, CUDA events, median of 9 batches after a warm-up, buffer
+// sets rotated): launchCopy as it is ("current plan"), the warp-tile span kernel of common/warp_tile.cuh
 // with 1, 2 or 4 units per lane, a cudaMemcpy3DAsync of the whole crop, and variants of the flat launch of aligned
 // 16-byte blocks (the rows it can take: block size, units per thread, streaming cache hints, a grid of a few blocks
 // per SM striding over the units), against a cudaMemcpyAsync of the output's bytes. The memcpy2D column is a
@@ -86,8 +86,9 @@ int main() {
     for (const Case &c : cases) {
         const int C = 3;
         const size_t srcBytes = size_t(c.n) * c.h * c.w * C, dstBytes = size_t(c.n) * c.ch * c.cw * C;
-        const int NB = 4;
-        char *src[NB], *dst[NB];
+        // Enough buffer sets that a rotation moves 512 MB (at most 64): L2 (60 MiB) holds no call's source.
+        const int NB = int(std::min<size_t>(64, std::max<size_t>(4, (size_t(512) << 20) / (srcBytes + dstBytes) + 1)));
+        std::vector<char *> src(NB), dst(NB);
         for (int i = 0; i < NB; ++i) { cudaMalloc(&src[i], srcBytes); cudaMalloc(&dst[i], dstBytes); cudaMemset(src[i], i + 1, srcBytes); }
         auto viewOf = [&](int i, RowView &v) {
             View4 s{src[i] + (size_t(c.y) * c.w + c.x) * C, {c.n, c.ch, c.cw, C}, {int64_t(c.h) * c.w * C, int64_t(c.w) * C, C, 1}};
@@ -134,23 +135,28 @@ int main() {
             }
         }
         if ((c.x == 320 && c.n <= 8) || c.cw == 224) { // a vertical flip of the whole source (flipCode 0), as flat blocks and as spans
-            View4 fs{src[0] + (size_t(c.h) - 1) * c.w * C, {c.n, c.h, c.w, C}, {int64_t(c.h) * c.w * C, -int64_t(c.w) * C, C, 1}};
-            char *fdst = nullptr;
-            cudaMalloc(&fdst, srcBytes);
-            View4 fd{fdst, {c.n, c.h, c.w, C}, {int64_t(c.h) * c.w * C, int64_t(c.w) * C, C, 1}};
-            RowView fv;
-            collapseImages(fs, fd, false, DimOrder::Keep, fv);
+            // Source i rotates over the sets; the flipped copy goes to a source-sized buffer of its own per set.
+            std::vector<char *> fdst(NB);
+            for (int i = 0; i < NB; ++i) cudaMalloc(&fdst[i], srcBytes);
+            auto flipView = [&](int i) {
+                View4 fs{src[i % NB] + (size_t(c.h) - 1) * c.w * C, {c.n, c.h, c.w, C}, {int64_t(c.h) * c.w * C, -int64_t(c.w) * C, C, 1}};
+                View4 fd{fdst[i % NB], {c.n, c.h, c.w, C}, {int64_t(c.h) * c.w * C, int64_t(c.w) * C, C, 1}};
+                RowView fv;
+                collapseImages(fs, fd, false, DimOrder::Keep, fv);
+                return fv;
+            };
+            const RowView fv = flipView(0);
             const int64_t frows = fv.rows[0] * fv.rows[1] * fv.rows[2], fbpr = fv.inner / 16;
-            float tf = timeIt([&](int) { launchCopy(fv, 1, st); }, st, reps);
-            float ts = timeIt([&](int) { launchU<4>(ContiguousRows{fv, fv.inner}, frows, fbpr, spanPlan(frows, fbpr).units, 0, st); }, st, reps);
-            float tc = timeIt([&](int) { cudaMemcpyAsync(fdst, src[0], srcBytes, cudaMemcpyDeviceToDevice, st); }, st, reps);
+            float tf = timeIt([&](int i) { launchCopy(flipView(i), 1, st); }, st, reps);
+            float ts = timeIt([&](int i) { launchU<4>(ContiguousRows{flipView(i), fv.inner}, frows, fbpr, spanPlan(frows, fbpr).units, 0, st); }, st, reps);
+            float tc = timeIt([&](int i) { cudaMemcpyAsync(fdst[i % NB], src[i % NB], srcBytes, cudaMemcpyDeviceToDevice, st); }, st, reps);
             printf("  flipCode 0 of %dx%dx%dx3 (%.1f MB): launchCopy (flat: %d) %.2f  spans %.2f  copy %.2f\n", c.n, c.h, c.w,
                    2.0 * srcBytes / 1e6, int(copyRowsAligned(fv, 1)), tf, ts, tc);
             for (const FlatVariant &f : kFlat) {
-                float t = timeIt([&](int) { f.launch(fv, fbpr, frows * fbpr, sms, st); }, st, reps);
+                float t = timeIt([&](int i) { f.launch(flipView(i), fbpr, frows * fbpr, sms, st); }, st, reps);
                 printf("    flipCode 0 %-28s %.2f\n", f.name, t);
             }
-            cudaFree(fdst);
+            for (char *p : fdst) cudaFree(p);
         }
         cudaError_t e = cudaDeviceSynchronize();
         if (e != cudaSuccess) printf("  CUDA error %s\n", cudaGetErrorString(e));
