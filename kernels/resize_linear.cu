@@ -17,7 +17,8 @@ using namespace resize;
 // strip staged (one cp.async group), a barrier, the band computed, a barrier (the buffer is read before it is staged
 // again). With two buffers the next item's group is issued before the current one's wait, so its loads are in flight
 // while the block computes (cp.async.wait_group 1: all but the newest group complete).
-template <int C, int Q, int P, int PX> __global__ void __launch_bounds__(kLinearMaxThreads, 2) linearKernel(ResizeParams p, Mapping m, LinearShape s) {
+template <int C, int Q, int P, int PX, int V>
+__global__ void __launch_bounds__(kLinearMaxThreads[V], 2) linearKernel(ResizeParams p, Mapping m, LinearShape s) {
     extern __shared__ int4 smem[];
     const int tid = static_cast<int>(threadIdx.x), nthreads = static_cast<int>(blockDim.x);
     int32_t x0, w;
@@ -58,7 +59,7 @@ using Kernel = void (*)(ResizeParams, Mapping, LinearShape);
 constexpr int kLinearChannels[] = {1, 3, 4};
 
 template <int Per, int Row, int V> constexpr Kernel kernelOf() {
-    return &linearKernel<kLinearChannels[Row], kLinearPeriods[Per].q, kLinearPeriods[Per].p, kLinearPixels[Row][V]>;
+    return &linearKernel<kLinearChannels[Row], kLinearPeriods[Per].q, kLinearPeriods[Per].p, kLinearPixels[Row][V], V>;
 }
 template <int Per, int Row> constexpr std::array<Kernel, 2> variantRow() { return {kernelOf<Per, Row, 0>(), kernelOf<Per, Row, 1>()}; }
 template <int Per> constexpr std::array<std::array<Kernel, 2>, 3> channelRows() {
@@ -157,7 +158,7 @@ bool planResizeLinearWith(const ResizeParams &p, int32_t variant, int32_t bandRo
     const BandSpan widest = bandSpan<kLinear>(m, int32_t(C), 0, std::min(s.stripW, m.x.dst));
     const int32_t reads = 12 + (spans - 1) * srcStride + 4 * words, staged = 15 + widest.b1 - widest.b0;
     s.pitch = (std::max(reads, staged) + 15) & ~15;
-    s.threads = std::min(kLinearMaxThreads, (spans * bandRows + 31) / 32 * 32);
+    s.threads = std::min(kLinearMaxThreads[variant], (spans * bandRows + 31) / 32 * 32);
     s.depth = depth;
     const int64_t smem = int64_t(depth) * (int64_t(s.stagedRows) * s.pitch + int64_t(bandRows) * int64_t(sizeof(LinearRow)));
     if (smem > kLinearSmemLimit) return false;

@@ -3,13 +3,15 @@
 // period of Q destination pixels that step P source pixels (Q, P compiled), so each thread owns PX consecutive
 // destination pixels of one row and finds every tap of them at a byte position known at compile time. No tap table,
 // no per-tap address arithmetic: a thread reads the words of its source span from two staged rows (32-bit shared
-// memory loads, one word index), blends them vertically byte by byte, then horizontally with the Q phases' weights
-// (kernel parameters), and stores its PX * C bytes as words.
+// memory loads, one word index), blends them vertically (a byte permute interleaves the two rows' bytes, an integer
+// dot product sums each pair), then horizontally with the Q phases' weights (kernel parameters), and stores its
+// PX * C bytes as words.
 //
-// A block owns a strip of destination columns and a band of bandRows destination rows of one image; it stages the
-// source rows the band reads (contiguous: the vertical factor is at most 2, so no row between two taps is skipped)
-// with the band path's 16-byte cp.async copies (resize_band.cuh: bandStage), then computes every (row, thread span)
-// item of the band. The host (planResizeLinear) checks every destination column's taps against linearTaps, so the
+// A block owns a strip of destination columns and walks (image, band) items, a band being bandRows destination rows
+// of one image: per item it stages the source rows the band reads (contiguous: the vertical factor is at most 2, so
+// no row between two taps is skipped) with the band path's 16-byte cp.async copies (resize_band.cuh: bandStage),
+// then computes every (row, thread span) of the band; with two staging buffers the next item's rows load while it
+// computes (resize_linear.cu). The host (planResizeLinear) checks every destination column's taps against linearTaps, so the
 // compiled positions are exact for the shape it accepts; the arithmetic is samplePixel's integers (resize_filters.cuh),
 // summed rows first (exact: integer sums, none leaves int32), so the bytes are the sampler's.
 //
@@ -32,7 +34,10 @@ namespace cvk::resize {
 
 using LinearShape = ResizeLinearShape;
 
-constexpr int kLinearMaxThreads = 512;
+// Threads per block at most, by variant (kLinearPixels' column): each kernel is built for 2 blocks of that many
+// per SM, so 64 registers for variant 0 (no spills at 8 pixels a thread) and 128 for variant 1 (16 pixels of
+// 3 channels hold 38 staged words and their 75 vertical sums).
+constexpr int kLinearMaxThreads[2] = {512, 256};
 constexpr int kLinearSmemLimit = 48 * 1024; // the default dynamic shared-memory limit: no attribute call per launch
 
 // Tap 0 of phase r of period (q, p): floor((r + 0.5) * p / q - 0.5), the exact value of the mapping
@@ -130,11 +135,27 @@ CVK_LIN_HD void linearStage(const Plane &plane, const Mapping &m, const BandSpan
     }
 }
 
-CVK_LIN_HD int32_t linearByte(const uint32_t *words, int k) { return int32_t((words[k >> 2] >> (8 * (k & 3))) & 0xffu); }
+// w.lo16 * byte 0 of p + w.hi16 * byte 1 of p (Lo), or the same with bytes 2 and 3 (Hi), unsigned: the integer dot
+// product instructions (dp2a) on the device, one instruction for two products and their sum.
+CVK_LIN_HD uint32_t linearDotLo(uint32_t w, uint32_t p) {
+#ifdef __CUDA_ARCH__
+    return __dp2a_lo(w, p, 0u);
+#else
+    return (w & 0xffffu) * (p & 0xffu) + (w >> 16) * ((p >> 8) & 0xffu);
+#endif
+}
+CVK_LIN_HD uint32_t linearDotHi(uint32_t w, uint32_t p) {
+#ifdef __CUDA_ARCH__
+    return __dp2a_hi(w, p, 0u);
+#else
+    return (w & 0xffffu) * ((p >> 16) & 0xffu) + (w >> 16) * (p >> 24);
+#endif
+}
 
 // Phase 2, items tid, tid + nthreads, ... of rows * spans (item i: row i / spans, span i % spans): PX destination
 // pixels of one row from the staged words. wx[r] = w0 | w1 << 16, phase r's horizontal weights: each pair sums to
-// at most 2049 (the plan checks), so the rounded sum is at most 255 and fixedToU8's clamp is never taken.
+// at most 2049 (the plan checks; the vertical pairs too: fixedWeight rounds 1 - f and f, each by at most 1/2), so
+// the rounded sum is at most 255 * 2049^2 / 2^22 + 1/2 < 256 and fixedToU8's clamp is never taken.
 template <int C, int Q, int P, int PX>
 CVK_LIN_HD void linearCompute(const uint8_t *slots, const LinearRow *table, const int32_t (&wx)[kLinearMaxQ],
                               uint8_t *out0, int64_t outRowStride, int32_t w, int32_t rows, int tid, int nthreads) {
@@ -154,16 +175,22 @@ CVK_LIN_HD void linearCompute(const uint8_t *slots, const LinearRow *table, cons
         uint32_t wa[Geo::kWords], wb[Geo::kWords];
         CVK_LIN_UNROLL
         for (int k = 0; k < Geo::kWords; ++k) wa[k] = a[k], wb[k] = b[k];
-        int32_t v[Geo::kNeed]; // the vertical sums of the span's bytes
+        // the vertical sums of the span's bytes, wy0 * a + wy1 * b: the bytes of both rows interleaved (a0 b0 a1 b1,
+        // a2 b2 a3 b3: one permute each), then one dot product per byte with the weights packed as 16-bit halves
+        const uint32_t wy = uint32_t(t.wy0) | uint32_t(t.wy1) << 16;
+        int32_t v[Geo::kWords * 4];
         CVK_LIN_UNROLL
-        for (int k = 0; k < Geo::kNeed; ++k) v[k] = t.wy0 * linearByte(wa, k) + t.wy1 * linearByte(wb, k);
+        for (int k = 0; k < Geo::kWords; ++k) {
+            const uint32_t lo = bytePerm(wa[k], wb[k], 0x5140), hi = bytePerm(wa[k], wb[k], 0x7362);
+            v[4 * k] = int32_t(linearDotLo(wy, lo)), v[4 * k + 1] = int32_t(linearDotHi(wy, lo));
+            v[4 * k + 2] = int32_t(linearDotLo(wy, hi)), v[4 * k + 3] = int32_t(linearDotHi(wy, hi));
+        }
         uint32_t o[Geo::kOutBytes / 4];
         CVK_LIN_UNROLL
         for (int k = 0; k < Geo::kOutBytes / 4; ++k) o[k] = 0;
         CVK_LIN_UNROLL
         for (int j = 0; j < PX; ++j) {
-            constexpr int kC = C;
-            const int r = j % Q, tap = ((j / Q) * P + Geo::first(j % Q)) * kC;
+            const int r = j % Q, tap = ((j / Q) * P + Geo::first(r)) * C; // constants: the loops unroll
             CVK_LIN_UNROLL
             for (int c = 0; c < C; ++c) {
                 const uint32_t byte = uint32_t(w0[r] * v[tap + c] + w1[r] * v[tap + C + c] + (1 << (2 * kCoefBits - 1))) >> (2 * kCoefBits);
