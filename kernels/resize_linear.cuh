@@ -123,8 +123,17 @@ CVK_LIN_HD LinearRow *linearTable(void *smem, const LinearShape &s, int buf) {
 // rows' table (read only after the block's barrier).
 CVK_LIN_HD void linearStage(const Plane &plane, const Mapping &m, const BandSpan &span, int32_t y0, int32_t rows, int32_t lo, int32_t hi,
                             uint8_t *slots, int32_t pitch, LinearRow *table, int tid, int nthreads) {
-    for (int32_t y = lo; y <= hi; ++y)
-        bandStage(reinterpret_cast<const uint8_t *>(plane.base + int64_t(y) * plane.rowStride), span, slots + (y - lo) * pitch, tid, nthreads);
+    const int32_t bytes = span.b1 - span.b0;
+    for (int32_t y = lo; y <= hi; ++y) {
+        const auto *row = reinterpret_cast<const uint8_t *>(plane.base + int64_t(y) * plane.rowStride);
+        uint8_t *slot = slots + (y - lo) * pitch;
+        if (bandShift(row, span.b0) == 0 && (bytes & 15) == 0) { // whole chunks (the benchmark's rows): no edge bytes
+            const uint8_t *from = row + span.b0;
+            for (int32_t k = tid; k < bytes >> 4; k += nthreads) bandCopy16(slot + 16 * k, from + 16 * k);
+        } else {
+            bandStage(row, span, slot, tid, nthreads);
+        }
+    }
     auto at = [&](int32_t y) {
         const auto *row = reinterpret_cast<const uint8_t *>(plane.base + int64_t(y) * plane.rowStride);
         return (y - lo) * pitch + bandShift(row, span.b0);
@@ -155,15 +164,18 @@ CVK_LIN_HD uint32_t linearDotHi(uint32_t w, uint32_t p) {
 // Phase 2, items tid, tid + nthreads, ... of rows * spans (item i: row i / spans, span i % spans): PX destination
 // pixels of one row from the staged words. wx[r] = w0 | w1 << 16, phase r's horizontal weights: each pair sums to
 // at most 2049 (the plan checks; the vertical pairs too: fixedWeight rounds 1 - f and f, each by at most 1/2), so
-// the rounded sum is at most 255 * 2049^2 / 2^22 + 1/2 < 256 and fixedToU8's clamp is never taken.
+// the sum is at most 255 * 2049^2 < 2^30, its rounded value at most 255 * 2049^2 / 2^22 + 1/2 < 256: fixedToU8's
+// clamp is never taken.
 template <int C, int Q, int P, int PX>
 CVK_LIN_HD void linearCompute(const uint8_t *slots, const LinearRow *table, const int32_t (&wx)[kLinearMaxQ],
                               uint8_t *out0, int64_t outRowStride, int32_t w, int32_t rows, int tid, int nthreads) {
     using Geo = LinearGeometry<C, Q, P, PX>;
     const int32_t spans = (w + PX - 1) / PX, items = spans * rows;
-    int32_t w0[Q], w1[Q];
+    // the weights times 4: a rounded sum then has its byte in bits 24..31 (the sum before rounding is below 2^30),
+    // which byte permutes gather into words
+    uint32_t w0[Q], w1[Q];
     CVK_LIN_UNROLL
-    for (int r = 0; r < Q; ++r) w0[r] = wx[r] & 0xffff, w1[r] = int32_t(uint32_t(wx[r]) >> 16);
+    for (int r = 0; r < Q; ++r) w0[r] = (uint32_t(wx[r]) & 0xffffu) << 2, w1[r] = (uint32_t(wx[r]) >> 16) << 2;
     // item i = row * spans + g, stepped by nthreads without a division per item
     int32_t row = tid / spans, g = tid - row * spans;
     const int32_t rowStep = nthreads / spans, gStep = nthreads - rowStep * spans;
@@ -185,18 +197,18 @@ CVK_LIN_HD void linearCompute(const uint8_t *slots, const LinearRow *table, cons
             v[4 * k] = int32_t(linearDotLo(wy, lo)), v[4 * k + 1] = int32_t(linearDotHi(wy, lo));
             v[4 * k + 2] = int32_t(linearDotLo(wy, hi)), v[4 * k + 3] = int32_t(linearDotHi(wy, hi));
         }
-        uint32_t o[Geo::kOutBytes / 4];
-        CVK_LIN_UNROLL
-        for (int k = 0; k < Geo::kOutBytes / 4; ++k) o[k] = 0;
+        uint32_t u[Geo::kOutBytes]; // 4 * (the horizontal sum + 2^21): the output byte in bits 24..31
         CVK_LIN_UNROLL
         for (int j = 0; j < PX; ++j) {
             const int r = j % Q, tap = ((j / Q) * P + Geo::first(r)) * C; // constants: the loops unroll
             CVK_LIN_UNROLL
-            for (int c = 0; c < C; ++c) {
-                const uint32_t byte = uint32_t(w0[r] * v[tap + c] + w1[r] * v[tap + C + c] + (1 << (2 * kCoefBits - 1))) >> (2 * kCoefBits);
-                o[(j * C + c) >> 2] |= byte << (8 * ((j * C + c) & 3));
-            }
+            for (int c = 0; c < C; ++c)
+                u[j * C + c] = w0[r] * uint32_t(v[tap + c]) + w1[r] * uint32_t(v[tap + C + c]) + (4u << (2 * kCoefBits - 1));
         }
+        uint32_t o[Geo::kOutBytes / 4];
+        CVK_LIN_UNROLL
+        for (int k = 0; k < Geo::kOutBytes / 4; ++k)
+            o[k] = bytePerm(bytePerm(u[4 * k], u[4 * k + 1], 0x0073), bytePerm(u[4 * k + 2], u[4 * k + 3], 0x0073), 0x5410);
         uint8_t *out = out0 + int64_t(row) * outRowStride + int64_t(g) * Geo::kOutBytes;
         const int32_t left = (w - g * PX) * C, valid = left < Geo::kOutBytes ? left : Geo::kOutBytes;
         const uintptr_t addr = reinterpret_cast<uintptr_t>(out);
