@@ -126,15 +126,17 @@ struct ResizeLinearShape {
 // (data, rows, images), a vertical factor from 1 to 2 and a horizontal ratio of exactly 2:1 or 3:2 whose every
 // destination column's taps and weights (linearTaps, fixedWeight) follow that period; a band's staged rows within
 // 48 KiB of shared memory. Exact: the same bytes as the per-pixel sampler. Pure host arithmetic.
-// planResizeLinearWith takes the variant (0, 1), destination rows per band, strips across and staging depth (the
-// probe's variants); planResizeLinear is the choice launchResize makes. Both leave perBlock and blocks to
+// planResizeLinearWith takes the variant (0, 1), destination rows per band, strips across, staging depth and
+// (row, thread span) items per thread and band (the probe's variants); planResizeLinear is the choice launchResize
+// makes. Both leave perBlock and blocks to
 // launchResizeLinear: one item per block for depth 1, one wave of resident blocks for depth 2.
 // launchResize tries it first: not yet measured on an H200 (bench/probes/resize_linear_variants.cu times it against
 // the band path it replaces for these shapes); it issues fewer instructions per output byte (no tap table, no
 // per-tap addressing, rows blended first on whole staged words), which is what Nsight Compute found the band path
 // bound by.
 bool planResizeLinear(const ResizeParams &p, ResizeLinearShape &shape);
-bool planResizeLinearWith(const ResizeParams &p, int32_t variant, int32_t bandRows, int32_t strips, int32_t depth, ResizeLinearShape &shape);
+bool planResizeLinearWith(const ResizeParams &p, int32_t variant, int32_t bandRows, int32_t strips, int32_t depth, int32_t itemsPerThread,
+                          ResizeLinearShape &shape);
 // The items per block for `items` (image, band) items over at most `blocks` blocks per strip (items, blocks >= 1;
 // at most 65535 blocks, the grid's limit).
 void setResizeLinearBlocks(ResizeLinearShape &shape, int64_t items, int64_t blocks);

@@ -121,9 +121,10 @@ int32_t stagedRowsOf(const Axis &a, int32_t bandRows) {
 
 } // namespace
 
-bool planResizeLinearWith(const ResizeParams &p, int32_t variant, int32_t bandRows, int32_t strips, int32_t depth, ResizeLinearShape &s) {
+bool planResizeLinearWith(const ResizeParams &p, int32_t variant, int32_t bandRows, int32_t strips, int32_t depth, int32_t itemsPerThread,
+                          ResizeLinearShape &s) {
     if (p.torchMode >= 0 || p.type != kResizeU8 || p.interp != kLinear || variant < 0 || variant > 1 || bandRows < 1 || strips < 1 ||
-        depth < 1 || depth > 2)
+        depth < 1 || depth > 2 || itemsPerThread < 1)
         return false;
     const int64_t C = p.src.shape[kC];
     const int row = linearChannelRow(int32_t(C));
@@ -158,7 +159,7 @@ bool planResizeLinearWith(const ResizeParams &p, int32_t variant, int32_t bandRo
     const BandSpan widest = bandSpan<kLinear>(m, int32_t(C), 0, std::min(s.stripW, m.x.dst));
     const int32_t reads = 12 + (spans - 1) * srcStride + 4 * words, staged = 15 + widest.b1 - widest.b0;
     s.pitch = (std::max(reads, staged) + 15) & ~15;
-    s.threads = std::min(kLinearMaxThreads[variant], (spans * bandRows + 31) / 32 * 32);
+    s.threads = std::min(kLinearMaxThreads[variant], ((spans * bandRows + itemsPerThread - 1) / itemsPerThread + 31) / 32 * 32);
     s.depth = depth;
     const int64_t smem = int64_t(depth) * (int64_t(s.stagedRows) * s.pitch + int64_t(bandRows) * int64_t(sizeof(LinearRow)));
     if (smem > kLinearSmemLimit) return false;
@@ -170,7 +171,7 @@ bool planResizeLinearWith(const ResizeParams &p, int32_t variant, int32_t bandRo
 
 // Bands of 2 rows (1.5x down: 3 source rows, each staged once), two buffers where they fit 48 KiB, else one.
 bool planResizeLinear(const ResizeParams &p, ResizeLinearShape &s) {
-    return planResizeLinearWith(p, 0, 2, 1, 2, s) || planResizeLinearWith(p, 0, 2, 1, 1, s);
+    return planResizeLinearWith(p, 0, 2, 1, 2, 1, s) || planResizeLinearWith(p, 0, 2, 1, 1, 1, s);
 }
 
 void setResizeLinearBlocks(ResizeLinearShape &s, int64_t items, int64_t blocks) {

@@ -5,9 +5,10 @@
 //   main        the path main took before the periodic path (band path where resizeBandPreferred and
 //               planResizeBand, else the row paths): launchResizeBand / launchResizeRows, as launchResize called them
 //   library     launchResize as built now (planResizeLinear's default when it takes the shape)
-//   pxP rowsR stripsS bufB   launchResizeLinear with planResizeLinearWith(variant of P pixels per thread, R
+//   pxP rowsR stripsS bufB iptI   launchResizeLinear with planResizeLinearWith(variant of P pixels per thread, R
 //               destination rows per band, S strips across, B staging buffers: 2 = the next band loads while one
-//               computes, in one wave of resident blocks; 1 = one band per block)
+//               computes, in one wave of resident blocks; 1 = one band per block; I (row, span) items per thread and
+//               band: fewer threads, each staging cost spent on more pixels)
 //   copy        a D2D cudaMemcpyAsync of (source + output bytes) / 2: reading once and writing once at copy speed
 // mismatches: output bytes (source set 0, every output poisoned with a different byte first) where a variant differs
 // from main's; for main itself, the bytes of image 0 (every 7th row) where it differs from samplePixel on the host.
@@ -87,11 +88,12 @@ int main() {
     };
     const Case cases[] = {{"3ch->720x1280", 3, 720, 1280}, {"3ch->540x960", 3, 540, 960}, {"1ch->720x1280", 1, 720, 1280}, {"4ch->720x1280", 4, 720, 1280}};
     struct Variant {
-        int32_t variant, bandRows, strips, depth;
+        int32_t variant, bandRows, strips, depth, itemsPerThread;
     };
-    const Variant variants[] = {{0, 2, 1, 2}, {0, 2, 1, 1}, {0, 1, 1, 2}, {0, 1, 1, 1}, {0, 4, 2, 2}, {0, 4, 1, 1}, {1, 2, 1, 2}, {1, 1, 1, 2}};
+    const Variant variants[] = {{0, 2, 1, 2, 1}, {0, 2, 1, 1, 1}, {0, 1, 1, 2, 1}, {0, 1, 1, 1, 1}, {0, 4, 2, 2, 1},
+                                {0, 4, 2, 2, 2}, {0, 4, 1, 1, 2}, {0, 2, 1, 2, 2}, {1, 2, 1, 2, 1}, {1, 1, 1, 2, 1}};
     int64_t totalBad = 0;
-    std::printf("%-15s %-26s %9s %8s %11s  %s\n", "case", "variant", "us", "x_copy", "mismatches", "geometry");
+    std::printf("%-15s %-30s %9s %8s %11s  %s\n", "case", "variant", "us", "x_copy", "mismatches", "geometry");
     for (const Case &c : cases) {
         const size_t srcBytes = size_t(N * H * W * c.c), dstBytes = size_t(N * c.oh * c.ow * c.c);
         auto p = [&](int set, uint8_t *out) { return params(nhwc(src[set], N, H, W, c.c), nhwc(out, N, c.oh, c.ow, c.c)); };
@@ -108,7 +110,7 @@ int main() {
         const int64_t mainBad = samplerMismatches(p(0, ref), src0, want);
         totalBad += mainBad;
         const float tMain = timeIt([&](int i) { CK(launchMain(p(i % kSets, dst[i % kSets]), st)); }, st);
-        std::printf("%-15s %-26s %9.1f %8.2f %11lld  (against samplePixel, image 0)\n", c.name, "main", tMain, tMain / tCopy, (long long)mainBad);
+        std::printf("%-15s %-30s %9.1f %8.2f %11lld  (against samplePixel, image 0)\n", c.name, "main", tMain, tMain / tCopy, (long long)mainBad);
 
         auto check = [&](const std::function<cudaError_t(const ResizeParams &)> &launch) {
             CK(cudaMemsetAsync(dst[0], 0x22, dstBytes, st));
@@ -126,26 +128,26 @@ int main() {
             const float t = timeIt([&](int i) { CK(launch(p(i % kSets, dst[i % kSets]))); }, st);
             ResizeLinearShape s{};
             const bool periodic = planResizeLinear(p(0, dst[0]), s);
-            std::printf("%-15s %-26s %9.1f %8.2f %11lld  %s\n", c.name, "library", t, t / tCopy, (long long)bad,
+            std::printf("%-15s %-30s %9.1f %8.2f %11lld  %s\n", c.name, "library", t, t / tCopy, (long long)bad,
                         periodic ? "launchResize: the periodic path" : "launchResize: not the periodic path");
         }
         for (const Variant &v : variants) {
             ResizeLinearShape s{};
             char name[64];
-            if (!planResizeLinearWith(p(0, dst[0]), v.variant, v.bandRows, v.strips, v.depth, s)) {
-                std::snprintf(name, sizeof(name), "v%d rows%d strips%d buf%d", v.variant, v.bandRows, v.strips, v.depth);
-                std::printf("%-15s %-26s not taken by planResizeLinearWith\n", c.name, name);
+            if (!planResizeLinearWith(p(0, dst[0]), v.variant, v.bandRows, v.strips, v.depth, v.itemsPerThread, s)) {
+                std::snprintf(name, sizeof(name), "v%d rows%d strips%d buf%d ipt%d", v.variant, v.bandRows, v.strips, v.depth, v.itemsPerThread);
+                std::printf("%-15s %-30s not taken by planResizeLinearWith\n", c.name, name);
                 continue;
             }
-            std::snprintf(name, sizeof(name), "px%d rows%d strips%d buf%d", s.pixels, v.bandRows, s.strips, v.depth);
+            std::snprintf(name, sizeof(name), "px%d rows%d strips%d buf%d ipt%d", s.pixels, v.bandRows, s.strips, v.depth, v.itemsPerThread);
             const auto launch = [&](const ResizeParams &q) { return launchResizeLinear(q, s, st); };
             const int64_t bad = check(launch);
             totalBad += bad;
             const float t = timeIt([&](int i) { CK(launch(p(i % kSets, dst[i % kSets]))); }, st);
-            std::printf("%-15s %-26s %9.1f %8.2f %11lld  %d threads, %d B smem, %d staged rows of %d B, %d bands\n", c.name, name, t, t / tCopy,
+            std::printf("%-15s %-30s %9.1f %8.2f %11lld  %d threads, %d B smem, %d staged rows of %d B, %d bands\n", c.name, name, t, t / tCopy,
                         (long long)bad, s.threads, s.smemBytes, s.stagedRows, s.pitch, s.bands);
         }
-        std::printf("%-15s %-26s %9.1f %8.2f %11s  %zu bytes\n", c.name, "copy", tCopy, 1.0, "-", copyBytes);
+        std::printf("%-15s %-30s %9.1f %8.2f %11s  %zu bytes\n", c.name, "copy", tCopy, 1.0, "-", copyBytes);
     }
     CK(cudaStreamDestroy(st));
     if (totalBad != 0) {

@@ -84,19 +84,22 @@ TEST_CASE("planResizeLinear: the benchmark's rows and what stays on the other pa
     REQUIRE(cvk::planResizeLinear(params(src, to540, kLinear), s));
     CHECK(s.wx[0] == (1024 | (1024 << 16)));
     // the probe's variants: narrower strips, taller bands, more pixels a thread
-    REQUIRE(cvk::planResizeLinearWith(params(src, to720, kLinear), 1, 4, 2, 1, s));
+    REQUIRE(cvk::planResizeLinearWith(params(src, to720, kLinear), 1, 4, 2, 1, 1, s));
     CHECK(s.pixels == 16);
     CHECK(s.stripW == 640);
     CHECK(s.strips == 2);
     CHECK(s.stagedRows == 6);
     CHECK(s.threads == 160);
-    CHECK_FALSE(cvk::planResizeLinearWith(params(src, to720, kLinear), 2, 2, 1, 2, s));
-    CHECK_FALSE(cvk::planResizeLinearWith(params(src, to720, kLinear), 0, 0, 1, 2, s));
-    CHECK_FALSE(cvk::planResizeLinearWith(params(src, to720, kLinear), 0, 2, 0, 2, s));
-    CHECK_FALSE(cvk::planResizeLinearWith(params(src, to720, kLinear), 0, 12, 1, 1, s)); // 18 staged rows: past 48 KiB
-    CHECK_FALSE(cvk::planResizeLinearWith(params(src, to720, kLinear), 0, 4, 1, 2, s)); // two buffers of 6 rows
-    CHECK(cvk::planResizeLinearWith(params(src, to720, kLinear), 0, 4, 1, 1, s));
-    CHECK_FALSE(cvk::planResizeLinearWith(params(src, to720, kLinear), 0, 2, 1, 3, s));
+    CHECK_FALSE(cvk::planResizeLinearWith(params(src, to720, kLinear), 2, 2, 1, 2, 1, s));
+    CHECK_FALSE(cvk::planResizeLinearWith(params(src, to720, kLinear), 0, 0, 1, 2, 1, s));
+    CHECK_FALSE(cvk::planResizeLinearWith(params(src, to720, kLinear), 0, 2, 0, 2, 1, s));
+    CHECK_FALSE(cvk::planResizeLinearWith(params(src, to720, kLinear), 0, 12, 1, 1, 1, s)); // 18 staged rows: past 48 KiB
+    CHECK_FALSE(cvk::planResizeLinearWith(params(src, to720, kLinear), 0, 4, 1, 2, 1, s)); // two buffers of 6 rows
+    CHECK(cvk::planResizeLinearWith(params(src, to720, kLinear), 0, 4, 1, 1, 1, s));
+    CHECK_FALSE(cvk::planResizeLinearWith(params(src, to720, kLinear), 0, 2, 1, 3, 1, s));
+    CHECK_FALSE(cvk::planResizeLinearWith(params(src, to720, kLinear), 0, 2, 1, 2, 0, s));
+    REQUIRE(cvk::planResizeLinearWith(params(src, to720, kLinear), 0, 4, 2, 2, 2, s)); // 320 items a band, 2 a thread
+    CHECK(s.threads == 160);
 }
 
 TEST_CASE("setResizeLinearBlocks: every item in exactly one block, at most the grid's 65535 blocks", "[resize][linear][cpu]") {
@@ -124,7 +127,7 @@ struct BlockRow {
     int32_t n, h, w, c, oh, ow;
     int64_t srcPad, dstPad;     // bytes after each row
     int64_t srcShift, dstShift; // bytes each starts past a 16-byte aligned address
-    int32_t variant, bandRows, strips, depth;
+    int32_t variant, bandRows, strips, depth, itemsPerThread;
     int64_t blocks; // blocks per strip the items are cut for
 };
 
@@ -183,31 +186,31 @@ template <int C, int Row> void runLinearFor(const cvk::ResizeParams &p, const Ma
 
 TEST_CASE("periodic LINEAR path: every block equals the per-pixel sampler byte for byte", "[resize][linear][cpu]") {
     const std::vector<BlockRow> rows = {
-        {"1.5x both ways (the 720p row, scaled), bands of 2", 3, 108, 192, 3, 72, 128, 0, 0, 0, 0, 0, 2, 1, 2, 3},
-        {"1.5x, 16 pixels a thread, bands of 4, two strips", 2, 108, 192, 3, 72, 128, 0, 0, 0, 0, 1, 4, 2, 1, 1},
-        {"1920 -> 1280 across, 9 rows -> 6, bands of 1", 2, 9, 1920, 3, 6, 1280, 0, 0, 0, 0, 0, 1, 1, 2, 7},
-        {"1920 -> 1280 across, three strips, 16 pixels a thread", 1, 9, 1920, 3, 6, 1280, 0, 0, 0, 0, 1, 2, 3, 2, 2},
-        {"2x both ways (1080 -> 540, scaled)", 2, 54, 96, 3, 27, 48, 0, 0, 0, 0, 0, 2, 1, 1, 100},
-        {"2x across, 1.5x down, 16 pixels a thread, bands of 3", 2, 45, 96, 3, 30, 48, 0, 0, 0, 0, 1, 3, 1, 2, 5},
-        {"2x across, same height (vertical weights 2048 / 0)", 2, 20, 64, 3, 20, 32, 0, 0, 0, 0, 0, 2, 1, 2, 3},
-        {"1.5x across, 2x down exactly, bands of 4", 2, 40, 48, 3, 20, 32, 0, 0, 0, 0, 0, 4, 1, 1, 1},
-        {"odd widths 129 -> 86 (partial last span), rows 37 -> 25", 2, 37, 129, 3, 25, 86, 1, 0, 0, 0, 0, 2, 1, 2, 7},
-        {"odd widths, 16 pixels a thread, bands of 3, three strips", 2, 37, 129, 3, 25, 86, 5, 2, 0, 0, 1, 3, 3, 2, 2},
-        {"2x, odd widths 94 -> 47, rows 31 -> 17, source rows padded to 284 bytes", 2, 31, 94, 3, 17, 47, 2, 0, 0, 0, 0, 2, 1, 1, 100},
-        {"source rows padded by 4 (each row's own 16-byte shift), source 4 bytes off", 2, 27, 96, 3, 18, 64, 4, 0, 4, 0, 0, 2, 1, 2, 5},
-        {"source 12 bytes off, rows padded by 8, destination 1 byte off and padded", 2, 27, 96, 3, 18, 64, 8, 3, 12, 1, 0, 2, 1, 2, 3},
-        {"destination 4 bytes off (word stores)", 2, 27, 96, 3, 18, 64, 0, 0, 0, 4, 1, 2, 1, 1, 1},
-        {"destination 8 bytes off (8-byte stores), source 8 off", 2, 27, 96, 3, 18, 64, 0, 0, 8, 8, 0, 2, 1, 2, 7},
-        {"1 channel 1.5x, 8 pixels a thread", 2, 33, 99, 1, 22, 66, 1, 0, 0, 0, 0, 2, 1, 2, 2},
-        {"1 channel 1.5x, 16 pixels a thread, padded rows", 2, 33, 99, 1, 22, 66, 5, 2, 8, 2, 1, 4, 2, 1, 100},
-        {"1 channel 2x, odd rows", 2, 35, 130, 1, 19, 65, 2, 0, 0, 0, 0, 2, 1, 2, 5},
-        {"1 channel 2x, 16 pixels a thread", 2, 35, 130, 1, 19, 65, 2, 1, 4, 3, 1, 2, 1, 2, 3},
-        {"4 channels 1.5x, 4 pixels a thread", 2, 30, 45, 4, 20, 30, 0, 0, 0, 0, 0, 2, 1, 1, 1},
-        {"4 channels 1.5x, 8 pixels a thread, both 4 bytes off, padded rows", 2, 30, 45, 4, 20, 30, 4, 4, 4, 4, 1, 3, 2, 2, 7},
-        {"4 channels 2x", 2, 30, 62, 4, 15, 31, 0, 0, 0, 0, 0, 2, 1, 2, 2},
-        {"4 channels 2x, 8 pixels a thread, 1.5x down", 2, 30, 62, 4, 20, 31, 0, 0, 12, 0, 1, 2, 1, 1, 100},
-        {"smallest: 3 -> 2 across, 2 -> 1 down, source rows padded to 12 bytes", 2, 2, 3, 3, 1, 2, 3, 0, 0, 0, 0, 2, 1, 2, 5},
-        {"one source row: 1 -> 1 down, 2 -> 1 across", 3, 1, 2, 4, 1, 1, 0, 0, 0, 0, 0, 1, 1, 2, 3},
+        {"1.5x both ways (the 720p row, scaled), bands of 2", 3, 108, 192, 3, 72, 128, 0, 0, 0, 0, 0, 2, 1, 2, 1, 3},
+        {"1.5x, 16 pixels a thread, bands of 4, two strips", 2, 108, 192, 3, 72, 128, 0, 0, 0, 0, 1, 4, 2, 1, 2, 1},
+        {"1920 -> 1280 across, 9 rows -> 6, bands of 1", 2, 9, 1920, 3, 6, 1280, 0, 0, 0, 0, 0, 1, 1, 2, 1, 7},
+        {"1920 -> 1280 across, three strips, 16 pixels a thread", 1, 9, 1920, 3, 6, 1280, 0, 0, 0, 0, 1, 2, 3, 2, 3, 2},
+        {"2x both ways (1080 -> 540, scaled)", 2, 54, 96, 3, 27, 48, 0, 0, 0, 0, 0, 2, 1, 1, 1, 100},
+        {"2x across, 1.5x down, 16 pixels a thread, bands of 3", 2, 45, 96, 3, 30, 48, 0, 0, 0, 0, 1, 3, 1, 2, 2, 5},
+        {"2x across, same height (vertical weights 2048 / 0)", 2, 20, 64, 3, 20, 32, 0, 0, 0, 0, 0, 2, 1, 2, 1, 3},
+        {"1.5x across, 2x down exactly, bands of 4", 2, 40, 48, 3, 20, 32, 0, 0, 0, 0, 0, 4, 1, 1, 3, 1},
+        {"odd widths 129 -> 86 (partial last span), rows 37 -> 25", 2, 37, 129, 3, 25, 86, 1, 0, 0, 0, 0, 2, 1, 2, 1, 7},
+        {"odd widths, 16 pixels a thread, bands of 3, three strips", 2, 37, 129, 3, 25, 86, 5, 2, 0, 0, 1, 3, 3, 2, 2, 2},
+        {"2x, odd widths 94 -> 47, rows 31 -> 17, source rows padded to 284 bytes", 2, 31, 94, 3, 17, 47, 2, 0, 0, 0, 0, 2, 1, 1, 1, 100},
+        {"source rows padded by 4 (each row's own 16-byte shift), source 4 bytes off", 2, 27, 96, 3, 18, 64, 4, 0, 4, 0, 0, 2, 1, 2, 3, 5},
+        {"source 12 bytes off, rows padded by 8, destination 1 byte off and padded", 2, 27, 96, 3, 18, 64, 8, 3, 12, 1, 0, 2, 1, 2, 1, 3},
+        {"destination 4 bytes off (word stores)", 2, 27, 96, 3, 18, 64, 0, 0, 0, 4, 1, 2, 1, 1, 2, 1},
+        {"destination 8 bytes off (8-byte stores), source 8 off", 2, 27, 96, 3, 18, 64, 0, 0, 8, 8, 0, 2, 1, 2, 1, 7},
+        {"1 channel 1.5x, 8 pixels a thread", 2, 33, 99, 1, 22, 66, 1, 0, 0, 0, 0, 2, 1, 2, 3, 2},
+        {"1 channel 1.5x, 16 pixels a thread, padded rows", 2, 33, 99, 1, 22, 66, 5, 2, 8, 2, 1, 4, 2, 1, 1, 100},
+        {"1 channel 2x, odd rows", 2, 35, 130, 1, 19, 65, 2, 0, 0, 0, 0, 2, 1, 2, 2, 5},
+        {"1 channel 2x, 16 pixels a thread", 2, 35, 130, 1, 19, 65, 2, 1, 4, 3, 1, 2, 1, 2, 1, 3},
+        {"4 channels 1.5x, 4 pixels a thread", 2, 30, 45, 4, 20, 30, 0, 0, 0, 0, 0, 2, 1, 1, 3, 1},
+        {"4 channels 1.5x, 8 pixels a thread, both 4 bytes off, padded rows", 2, 30, 45, 4, 20, 30, 4, 4, 4, 4, 1, 3, 2, 2, 1, 7},
+        {"4 channels 2x", 2, 30, 62, 4, 15, 31, 0, 0, 0, 0, 0, 2, 1, 2, 2, 2},
+        {"4 channels 2x, 8 pixels a thread, 1.5x down", 2, 30, 62, 4, 20, 31, 0, 0, 12, 0, 1, 2, 1, 1, 1, 100},
+        {"smallest: 3 -> 2 across, 2 -> 1 down, source rows padded to 12 bytes", 2, 2, 3, 3, 1, 2, 3, 0, 0, 0, 0, 2, 1, 2, 3, 5},
+        {"one source row: 1 -> 1 down, 2 -> 1 across", 3, 1, 2, 4, 1, 1, 0, 0, 0, 0, 0, 1, 1, 2, 1, 3},
     };
     std::mt19937 rng(29);
     constexpr uint8_t kPoison = 0xA5;
@@ -225,7 +228,7 @@ TEST_CASE("periodic LINEAR path: every block equals the per-pixel sampler byte f
         const auto p = params(nhwc(reinterpret_cast<char *>(srcData), N, r.h, r.w, r.c, r.srcPad),
                               nhwc(reinterpret_cast<char *>(dstBytes + r.dstShift), N, r.oh, r.ow, r.c, r.dstPad), kLinear);
         cvk::ResizeLinearShape s{};
-        REQUIRE(cvk::planResizeLinearWith(p, r.variant, r.bandRows, r.strips, r.depth, s));
+        REQUIRE(cvk::planResizeLinearWith(p, r.variant, r.bandRows, r.strips, r.depth, r.itemsPerThread, s));
         cvk::setResizeLinearBlocks(s, N * s.bands, r.blocks);
         const Mapping m = mappingOf(p.src, p.dst.shape[cvk::kH], p.dst.shape[cvk::kW], kLinear);
         const auto want = cvtest::samplerBytes<uint8_t, kLinear>(p, m, size_t(N * r.oh * dstRow), kPoison);
