@@ -36,6 +36,7 @@ template <int CT, int V> __global__ void __launch_bounds__(kCubicVariants[V].thr
     int32_t x0, w;
     cubicStripOf(s, m.x.dst, static_cast<int32_t>(blockIdx.x), x0, w);
     const CubicStrip st = cubicStrip(m, CT, x0, w);
+    const int copiers = cubicCopyThreads(st, nthreads);
     CubicThread<CT, kCubicVariants[V].pixels> th;
     th.init(m, st, static_cast<int32_t>((reinterpret_cast<uintptr_t>(p.src.data) + uintptr_t(st.b0)) & 3u), tid);
     const int64_t rows = p.dst.shape[kN] * m.y.dst;
@@ -49,7 +50,7 @@ template <int CT, int V> __global__ void __launch_bounds__(kCubicVariants[V].thr
         CubicWalk walk = cubicWalk(b);
 #pragma unroll
         for (int j = 0; j < D; ++j) {
-            if (j < items) cubicIssue(p, m, st, b, CT, walk, slots + j * s.slotPitch, tid, nthreads);
+            if (j < items) cubicIssue(p, m, st, b, CT, walk, slots + j * s.slotPitch, tid, copiers);
             bandCommit();
         }
         int32_t e = 0, dy = b.dy0, slot = 0;
@@ -59,7 +60,7 @@ template <int CT, int V> __global__ void __launch_bounds__(kCubicVariants[V].thr
             if (i >= items) return false;
             if (i + D < items) {
                 const int32_t next = slot + D < kCubicSlots ? slot + D : slot + D - kCubicSlots;
-                cubicIssue(p, m, st, b, CT, walk, slots + next * s.slotPitch, tid, nthreads);
+                cubicIssue(p, m, st, b, CT, walk, slots + next * s.slotPitch, tid, copiers);
             }
             bandCommit();
             bandWait<D>(); // this thread's copies of item i

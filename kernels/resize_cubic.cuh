@@ -163,11 +163,22 @@ CVK_CUBIC_HD void advance(const CubicBand &b, CubicWalk &w) {
     }
 }
 
+// The threads that copy an item's row: whole warps, enough for 2 of its 16-byte chunks each. The others skip the
+// row's address arithmetic, which every copying thread repeats (at 4 pixels a thread it would be a fifth of the
+// block's instructions per item).
+constexpr int kCubicChunksPerThread = 2;
+CVK_CUBIC_HD int cubicCopyThreads(const CubicStrip &s, int nthreads) {
+    const int32_t chunks = (s.b1 - s.b0 + 30) / 16, warps = (chunks + 32 * kCubicChunksPerThread - 1) / (32 * kCubicChunksPerThread);
+    return 32 * warps < nthreads ? 32 * warps : nthreads;
+}
+
 // Phase 1 of an item: its row's span into `slot` from byte kCubicLead + shift on (shift: bandShift, which thread 0
 // writes to the slot's first word: the lead's first 8 bytes hold no pixel), the border pixels the strip's taps read
-// outside the row replicated around it; the walk steps to the next item.
+// outside the row replicated around it, by the threads below cubicCopyThreads; every thread's walk steps to the next
+// item.
 CVK_CUBIC_HD void cubicIssue(const ResizeParams &p, const Mapping &m, const CubicStrip &s, const CubicBand &b, int32_t C, CubicWalk &walk,
-                                uint8_t *slot, int tid, int nthreads) {
+                             uint8_t *slot, int tid, int nthreads) {
+    if (tid >= nthreads) return advance(b, walk);
     const int32_t y = clampIndex(walk.v, m.y.src);
     const auto *row = reinterpret_cast<const uint8_t *>(p.src.data + walk.n * p.src.stride[kN] + int64_t(y) * p.src.stride[kH]);
     const int32_t shift = bandShift(row, s.b0);

@@ -133,6 +133,9 @@ template <int CT, int P> void runCubic(const cvk::ResizeParams &p, const Mapping
         REQUIRE(w <= nthreads * P);
         const CubicStrip st = cubicStrip(m, CT, x0, w);
         REQUIRE(cubicSlotPitch(st, CT) <= s.slotPitch);
+        const int copiers = cubicCopyThreads(st, nthreads);
+        REQUIRE(copiers % 32 == 0);
+        REQUIRE(copiers <= nthreads);
         std::vector<CubicThread<CT, P>> threads(static_cast<size_t>(nthreads));
         for (int tid = 0; tid < nthreads; ++tid)
             threads[size_t(tid)].init(m, st, int32_t((reinterpret_cast<uintptr_t>(p.src.data) + uintptr_t(st.b0)) & 3u), tid);
@@ -147,7 +150,7 @@ template <int CT, int P> void runCubic(const cvk::ResizeParams &p, const Mapping
                 const CubicWalk before = walk;
                 for (int tid = 0; tid < nthreads; ++tid) {
                     walk = before;
-                    cubicIssue(p, m, st, b, CT, walk, slots + (i % kCubicSlots) * s.slotPitch, tid, nthreads);
+                    cubicIssue(p, m, st, b, CT, walk, slots + (i % kCubicSlots) * s.slotPitch, tid, copiers);
                 }
             };
             int32_t e = 0, dy = b.dy0;
