@@ -72,7 +72,7 @@ struct ResizeRowShape {
 // both sides; uint8 LINEAR and CUBIC with 1, 3 or 4 packed channels, a 4-byte aligned source (data, rows, images)
 // and a horizontal factor of at most 2 (LINEAR) or 4 (CUBIC) take the staged rows (beyond, most staged columns
 // would feed no tap). Exact: the same bytes as the per-pixel sampler. Pure host arithmetic. Tried after the band
-// path where resizeBandPreferred.
+// path where resizeBandPreferred, and after the separable CUBIC path where resizeCubicPreferred.
 bool planResizeRows(const ResizeParams &p, ResizeRowShape &shape);
 cudaError_t launchResizeRows(const ResizeParams &p, const ResizeRowShape &shape, cudaStream_t stream);
 
@@ -107,8 +107,10 @@ cudaError_t launchResizeBand(const ResizeParams &p, ResizeBandShape shape, cudaS
 // The geometry of cvResize's separable CUBIC path (resize_cubic.cuh): strips of stripW destination columns (one per
 // block column of the grid) and bands of bandRows consecutive destination rows of the batch.
 struct ResizeCubicShape {
-    int32_t variant;   // the kernel: 0 = 2 destination pixels per thread, at most 320 threads per block;
-                       // 1 = 4 pixels, 256 threads; 2 = 4 pixels, 320 threads (resize_cubic.cu)
+    int32_t variant;   // the kernel: 0 = 2 destination pixels per thread, at most 320 threads per block, 4 items
+                       // in flight; 1 = 4 pixels, 256 threads, 4 items; 2 = 4 pixels, 320 threads, 4 items;
+                       // 3 = 4 pixels, 256 threads, 8 items (resize_cubic.cu)
+    int32_t ahead;     // the variant's source rows whose copies are in flight
     int32_t stripW;
     int32_t strips;
     int32_t slotPitch; // bytes per staged source row (cubicSlotPitch of the widest strip)

@@ -13,24 +13,27 @@ namespace {
 
 using namespace resize;
 
-// The kernel variants, in the order of ResizeCubicShape::variant: destination pixels per thread and threads per
-// block at most, each built for 2 resident blocks per SM (so for 128 registers at 256 threads, 96 at 320). 4 pixels
-// keep 4 x 4 x C horizontal sums in registers, 2 pixels half as many.
+// The kernel variants, in the order of ResizeCubicShape::variant: destination pixels per thread, threads per block
+// at most and items in flight, each built for 2 resident blocks per SM (so for 128 registers at 256 threads, 96 at
+// 320). 4 pixels keep 4 x 4 x C horizontal sums in registers, 2 pixels half as many. 4 items in flight are 23 KiB
+// per SM for the benchmark's strips of 640 columns at 2 blocks per SM; 8 twice that, for a loaded DRAM latency
+// above a microsecond.
 struct CubicVariant {
-    int pixels, threads;
+    int pixels, threads, ahead;
 };
-constexpr CubicVariant kCubicVariants[] = {{2, 320}, {4, 256}, {4, 320}};
-constexpr int kCubicVariantCount = 3;
+constexpr CubicVariant kCubicVariants[] = {{2, 320, 4}, {4, 256, 4}, {4, 320, 4}, {4, 256, 8}};
+constexpr int kCubicVariantCount = 4;
 constexpr int kCubicBlocksPerSM = 2;
 
 // Grid (strips, band blocks): a block computes its columns' taps once, then per band builds the rows' table and
-// walks the band's items, the copies of the next kCubicAhead items in flight (one cp.async group per item). One
+// walks the band's items, the copies of the next `ahead` items in flight (one cp.async group per item). One
 // barrier per item: its copies by every thread are complete before any thread reads them (the ring's
-// kCubicSlots = kCubicAhead + 2 slots make one enough); the first one also publishes the table.
+// cubicSlots(ahead) slots make one enough); the first one also publishes the table.
 template <int CT, int V> __global__ void __launch_bounds__(kCubicVariants[V].threads, kCubicBlocksPerSM) cubicKernel(ResizeParams p, Mapping m, CubicShape s) {
     extern __shared__ int4 smem[];
     auto *slots = reinterpret_cast<uint8_t *>(smem);
-    auto *table = reinterpret_cast<CubicRowEntry *>(slots + kCubicSlots * s.slotPitch);
+    constexpr int D = kCubicVariants[V].ahead, kSlots = cubicSlots(D);
+    auto *table = reinterpret_cast<CubicRowEntry *>(slots + kSlots * s.slotPitch);
     auto *emitAt = reinterpret_cast<int32_t *>(table + kCubicMaxBandRows);
     const int tid = static_cast<int>(threadIdx.x), nthreads = static_cast<int>(blockDim.x);
     int32_t x0, w;
@@ -40,7 +43,6 @@ template <int CT, int V> __global__ void __launch_bounds__(kCubicVariants[V].thr
     CubicThread<CT, kCubicVariants[V].pixels> th;
     th.init(m, st, static_cast<int32_t>((reinterpret_cast<uintptr_t>(p.src.data) + uintptr_t(st.b0)) & 3u), tid);
     const int64_t rows = p.dst.shape[kN] * m.y.dst;
-    constexpr int D = kCubicAhead;
     for (int64_t band = blockIdx.y; band < s.bands; band += gridDim.y) {
         const int64_t d0 = band * s.bandRows, d1 = d0 + s.bandRows < rows ? d0 + s.bandRows : rows;
         const CubicBand b = cubicBand(m, d0, d1);
@@ -59,7 +61,7 @@ template <int CT, int V> __global__ void __launch_bounds__(kCubicVariants[V].thr
             constexpr int S = decltype(window)::value;
             if (i >= items) return false;
             if (i + D < items) {
-                const int32_t next = slot + D < kCubicSlots ? slot + D : slot + D - kCubicSlots;
+                const int32_t next = slot + D < kSlots ? slot + D : slot + D - kSlots;
                 cubicIssue(p, m, st, b, CT, walk, slots + next * s.slotPitch, tid, copiers);
             }
             bandCommit();
@@ -72,7 +74,7 @@ template <int CT, int V> __global__ void __launch_bounds__(kCubicVariants[V].thr
                 ++e;
                 if (++dy == m.y.dst) dy = 0, ++n;
             }
-            if (++slot == kCubicSlots) slot = 0;
+            if (++slot == kSlots) slot = 0;
             return true;
         };
         for (int32_t i = 0;; i += kCubicWindow) {
@@ -90,7 +92,7 @@ constexpr int kCubicChannels[] = {1, 3, 4};
 
 template <int V> constexpr std::array<Kernel, 3> channelRow() { return {&cubicKernel<1, V>, &cubicKernel<3, V>, &cubicKernel<4, V>}; }
 // kCubicKernels[variant][channel row]: every entry filled.
-const std::array<std::array<Kernel, 3>, kCubicVariantCount> kCubicKernels = {channelRow<0>(), channelRow<1>(), channelRow<2>()};
+const std::array<std::array<Kernel, 3>, kCubicVariantCount> kCubicKernels = {channelRow<0>(), channelRow<1>(), channelRow<2>(), channelRow<3>()};
 
 template <size_t N> int rowOf(const int (&values)[N], int64_t v) {
     for (size_t i = 0; i < N; ++i)
@@ -137,6 +139,7 @@ bool planResizeCubic(const ResizeParams &p, ResizeCubicShape &s, int32_t variant
     const Mapping m = mappingOf(p.src, p.dst.shape[kH], p.dst.shape[kW], p.interp);
     if (m.x.scale > 4.0 || m.y.scale > 4.0) return false;
     s.variant = variant;
+    s.ahead = kCubicVariants[variant].ahead;
     const int32_t pixels = kCubicVariants[variant].pixels, widest = kCubicVariants[variant].threads * pixels;
     const int32_t most = maxStripW > 0 ? std::min(maxStripW, widest) : widest;
     s.strips = (m.x.dst + most - 1) / most;
@@ -146,7 +149,7 @@ bool planResizeCubic(const ResizeParams &p, ResizeCubicShape &s, int32_t variant
         for (int32_t x0 = 0; x0 < m.x.dst; x0 += s.stripW)
             pitch = std::max(pitch, cubicSlotPitch(cubicStrip(m, int32_t(C), x0, std::min(s.stripW, m.x.dst - x0)), int32_t(C)));
         s.slotPitch = pitch;
-        s.smemBytes = cubicSmemBytes(pitch);
+        s.smemBytes = cubicSmemBytes(pitch, s.ahead);
         if (s.smemBytes <= kCubicSmemLimit) break;
         if (s.stripW <= 32) return false;
         ++s.strips;

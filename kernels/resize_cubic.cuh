@@ -2,7 +2,7 @@
 // destination columns and a band of consecutive destination rows of the batch (a band may cross from one image into
 // the next). It walks the source rows the band reads in order, each once (its "items"): an item is staged whole (the
 // strip's byte span of the row) into a ring of shared-memory slots with 16-byte cp.async copies (bandStage of
-// resize_band.cuh), the next kCubicAhead items in flight, and then filtered horizontally: every thread computes, for
+// resize_band.cuh), the next few items in flight (ResizeCubicShape::ahead), and then filtered horizontally: every thread computes, for
 // its P destination pixels, the 4-tap horizontal sums of that source row and keeps the last 4 items' sums in
 // registers. After the item that is a destination row's last tap, the row is finished with the vertical 4-tap sum of
 // those registers and stored. So each source row is read and filtered horizontally once, and 1080 -> 720 costs 1.5
@@ -42,9 +42,9 @@ namespace cvk::resize {
 using CubicShape = ResizeCubicShape;
 
 constexpr int kCubicLead = 16;        // slot bytes before the span's 16-byte aligned start: the left border's 2 pixels
-constexpr int kCubicAhead = 4;        // items whose copies are in flight while one is filtered
-constexpr int kCubicSlots = kCubicAhead + 2; // one barrier per item: a thread may still filter item i - 1 while
-                                             // another issues item i + kCubicAhead
+// The ring's slots for `ahead` items whose copies are in flight while one is filtered (the kernel variant's): with
+// one barrier per item a thread may still filter item i - 1 while another issues item i + ahead.
+CVK_CUBIC_HD constexpr int cubicSlots(int ahead) { return ahead + 2; }
 constexpr int kCubicMaxBandRows = 128; // destination rows per band at most (the band's table in shared memory)
 constexpr int kCubicWindow = 4;       // the items whose horizontal sums a thread keeps: a row's 4 taps
 constexpr int kCubicSmemLimit = 48 * 1024;
@@ -80,8 +80,8 @@ CVK_CUBIC_HD int32_t cubicSlotPitch(const CubicStrip &s, int32_t C) {
     const int32_t lo = s.t0 > 0 ? s.t0 : 0;
     return (kCubicLead + 15 + (s.t1 - lo + 1) * C + 16 + 15) & ~15;
 }
-CVK_CUBIC_HD int32_t cubicSmemBytes(int32_t slotPitch) {
-    return kCubicSlots * slotPitch + kCubicMaxBandRows * int32_t(sizeof(CubicRowEntry) + sizeof(int32_t));
+CVK_CUBIC_HD int32_t cubicSmemBytes(int32_t slotPitch, int ahead) {
+    return cubicSlots(ahead) * slotPitch + kCubicMaxBandRows * int32_t(sizeof(CubicRowEntry) + sizeof(int32_t));
 }
 
 // Destination columns of strip `strip`.

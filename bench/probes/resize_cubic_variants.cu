@@ -77,6 +77,7 @@ int main() {
         {"current (rows path)", 0, 0, 0},      {"launchResize (this build)", 1, 0, 0}, {"separable P2 T320", 2, 0, 0},
         {"separable P4 T256", 2, 1, 0},        {"separable P4 T320", 2, 2, 0},         {"separable P4 T320 strips<=640", 2, 2, 640},
         {"separable P2 T320 strips<=320", 2, 0, 320},
+        {"separable P4 T256 ahead 8", 2, 3, 0},
     };
     constexpr int kSets = 4;
     size_t maxSrc = 0, maxDst = 0;
@@ -162,8 +163,8 @@ int main() {
             failures += bad;
             char geometry[160] = "";
             if (v.kind == 2)
-                std::snprintf(geometry, sizeof geometry, "strips %d of %d px, %d threads, %d B smem, slot %d B", shape.strips, shape.stripW,
-                              shape.threads, shape.smemBytes, shape.slotPitch);
+                std::snprintf(geometry, sizeof geometry, "strips %d of %d px, %d threads, %d B smem, slot %d B, %d ahead", shape.strips,
+                              shape.stripW, shape.threads, shape.smemBytes, shape.slotPitch, shape.ahead);
             if (c.timed) {
                 const float t = timeIt(run, st);
                 std::printf("%-42s %-30s %9.1f %8.2f %10lld %s\n", c.name, v.name, t, t / tCopy, (long long)bad, geometry);

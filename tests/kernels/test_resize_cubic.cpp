@@ -2,7 +2,7 @@
 // among them), how the batch's rows are cut into bands (cvk::setResizeCubicBands), and whole blocks run phase by
 // phase for every thread (the same __host__ __device__ functions the kernel runs), compared byte for byte with the
 // per-pixel sampler on random images, with the destination's padding checked untouched. The emulation filters each
-// item only after every thread has issued the copies of the items kCubicAhead + 1 on, the latest order the kernel's
+// item only after every thread has issued the copies of the items ahead + 1 on (ResizeCubicShape::ahead), the latest order the kernel's
 // one barrier per item allows, so a ring slot reused too early shows as wrong bytes.
 #include <catch2/catch_test_macros.hpp>
 
@@ -46,6 +46,7 @@ TEST_CASE("planResizeCubic: the benchmark's rows and what stays on the other pat
         {"bench: CUBIC -> 720x1280, 4 pixels, 256 threads (two strips)", params(src, to720, kCubic), 1, true, 640, 2, 160},
         {"bench: CUBIC -> 720x1280, 4 pixels, 320 threads (one strip)", params(src, to720, kCubic), 2, true, 1280, 1, 320},
         {"bench: CUBIC -> 720x1280, 2 pixels, 320 threads", params(src, to720, kCubic), 0, true, 640, 2, 320},
+        {"bench: CUBIC -> 720x1280, 4 pixels, 256 threads, 8 items in flight", params(src, to720, kCubic), 3, true, 640, 2, 160},
         {"CUBIC 2x down -> 540x960", params(src, nhwc(kAligned, 32, 540, 960, 3), kCubic), 1, true, 960, 1, 256},
         {"CUBIC 2x up 540x960 -> 1080x1920", params(nhwc(kAligned, 32, 540, 960, 3), src, kCubic), 1, true, 960, 2, 256},
         {"CUBIC 1 channel", params(nhwc(kAligned, 32, 1080, 1920, 1), nhwc(kAligned, 32, 720, 1280, 1), kCubic), 1, true, 640, 2, 160},
@@ -60,7 +61,7 @@ TEST_CASE("planResizeCubic: the benchmark's rows and what stays on the other pat
         {"CUBIC uint16", u16, 1, false, 0, 0, 0},
         {"LINEAR", params(src, to720, kLinear), 1, false, 0, 0, 0},
         {"torchvision bicubic", torch, 1, false, 0, 0, 0},
-        {"no such variant", params(src, to720, kCubic), 3, false, 0, 0, 0},
+        {"no such variant", params(src, to720, kCubic), 4, false, 0, 0, 0},
     };
     for (const PlanRow &r : rows) {
         INFO(r.what);
@@ -116,17 +117,17 @@ template <int CT, int P, int S> void emitRow(const std::vector<CubicThread<CT, P
 }
 
 // Every block of the kernel (cubicKernel in resize_cubic.cu): per strip the threads' column constants, then per band
-// the table and its items, each filtered (and its rows emitted) after the copies of the next kCubicAhead + 1 items
+// the table and its items, each filtered (and its rows emitted) after the copies of the next ahead + 1 items
 // are issued (the kernel's worst case).
 template <int CT, int P> void runCubic(const cvk::ResizeParams &p, const Mapping &m, const cvk::ResizeCubicShape &s) {
     std::vector<int4> smem(size_t(s.smemBytes) / 16 + 1, int4{0, 0, 0, 0});
     auto *slots = reinterpret_cast<uint8_t *>(smem.data());
-    auto *table = reinterpret_cast<CubicRowEntry *>(slots + kCubicSlots * s.slotPitch);
+    const int D = s.ahead, kSlots = cubicSlots(D);
+    auto *table = reinterpret_cast<CubicRowEntry *>(slots + kSlots * s.slotPitch);
     auto *emitAt = reinterpret_cast<int32_t *>(table + kCubicMaxBandRows);
-    REQUIRE(int64_t(kCubicSlots) * s.slotPitch + kCubicMaxBandRows * int64_t(sizeof(CubicRowEntry) + 4) == s.smemBytes);
+    REQUIRE(int64_t(kSlots) * s.slotPitch + kCubicMaxBandRows * int64_t(sizeof(CubicRowEntry) + 4) == s.smemBytes);
     const int nthreads = s.threads;
     const int64_t rows = p.dst.shape[cvk::kN] * m.y.dst;
-    constexpr int D = kCubicAhead;
     for (int32_t strip = 0; strip < s.strips; ++strip) {
         int32_t x0, w;
         cubicStripOf(s, m.x.dst, strip, x0, w);
@@ -150,13 +151,13 @@ template <int CT, int P> void runCubic(const cvk::ResizeParams &p, const Mapping
                 const CubicWalk before = walk;
                 for (int tid = 0; tid < nthreads; ++tid) {
                     walk = before;
-                    cubicIssue(p, m, st, b, CT, walk, slots + (i % kCubicSlots) * s.slotPitch, tid, copiers);
+                    cubicIssue(p, m, st, b, CT, walk, slots + (i % kSlots) * s.slotPitch, tid, copiers);
                 }
             };
             int32_t e = 0, dy = b.dy0;
             int64_t n = b.n0;
             auto compute = [&](int32_t i) {
-                const uint8_t *slot = slots + (i % kCubicSlots) * s.slotPitch;
+                const uint8_t *slot = slots + (i % kSlots) * s.slotPitch;
                 const int S = i % kCubicWindow;
                 if (S == 0) filter<CT, P, 0>(threads, slot);
                 if (S == 1) filter<CT, P, 1>(threads, slot);
@@ -196,6 +197,8 @@ TEST_CASE("separable CUBIC path: every block equals the per-pixel sampler byte f
     const std::vector<BlockRow> rows = {
         {"1.5x down (the 720p row, scaled), bands across images", 3, 108, 192, 3, 72, 128, 1, 0, 0, 0, 0, 7, 0},
         {"1.5x down, 2 pixels a thread", 3, 108, 192, 3, 72, 128, 0, 0, 0, 0, 0, 5, 0},
+        {"1.5x down, 8 items in flight", 3, 108, 192, 3, 72, 128, 3, 0, 0, 0, 0, 5, 0},
+        {"2x up, 4 channels, 8 items in flight, unaligned both", 2, 21, 30, 4, 42, 60, 3, 0, 1, 4, 2, 4, 0},
         {"1.5x down, 4 pixels, 320 threads, narrow strips", 2, 54, 192, 3, 36, 128, 2, 0, 0, 0, 0, 3, 40},
         {"1920 -> 1280 across (two strips), 9 rows -> 6", 2, 9, 1920, 3, 6, 1280, 1, 0, 0, 0, 0, 3, 0},
         {"1920 -> 1280 across, one strip of 320 threads", 1, 9, 1920, 3, 6, 1280, 2, 0, 0, 0, 0, 2, 0},
