@@ -2,9 +2,9 @@
 // destination columns and a band of consecutive destination rows of the batch (a band may cross from one image into
 // the next). It walks the source rows the band reads in order, each once (its "items"): an item is staged whole (the
 // strip's byte span of the row) into a ring of shared-memory slots with 16-byte cp.async copies (bandStage of
-// resize_band.cuh), the next few items in flight (ResizeCubicShape::ahead), and then filtered horizontally: every thread computes, for
-// its P destination pixels, the 4-tap horizontal sums of that source row and keeps the last 4 items' sums in
-// registers. After the item that is a destination row's last tap, the row is finished with the vertical 4-tap sum of
+// resize_band.cuh), the next few items in flight (ResizeCubicShape::ahead), and then filtered horizontally: every
+// thread computes, for its P destination pixels, the 4-tap horizontal sums of that source row and keeps the last 4
+// items' sums in registers. After the item that is a destination row's last tap, the row is finished with the vertical 4-tap sum of
 // those registers and stored. So each source row is read and filtered horizontally once, and 1080 -> 720 costs 1.5
 // horizontal passes per destination row instead of 4 rows' vertical passes over the whole span.
 //
@@ -17,7 +17,7 @@
 // again: every tap is a plain offset, no clamping in the inner loops.
 //
 // Lanes of a warp take consecutive destination pixels (pixel j of a thread is 32 j + lane of its warp's 32 P), so a
-// warp's loads of one tap word lie 4.5 bytes apart at 1.5x (two shared-memory wavefronts), its stores are adjacent.
+// warp's loads of one tap word lie 4.5 bytes apart at 1.5x (about two shared-memory wavefronts), its stores are adjacent.
 //
 // Each phase is a __host__ __device__ function over a thread index, so the CPU tests run whole blocks against
 // samplePixel (the copies done at once, every item filtered only after the next items' copies are issued).

@@ -2,8 +2,8 @@
 // among them), how the batch's rows are cut into bands (cvk::setResizeCubicBands), and whole blocks run phase by
 // phase for every thread (the same __host__ __device__ functions the kernel runs), compared byte for byte with the
 // per-pixel sampler on random images, with the destination's padding checked untouched. The emulation filters each
-// item only after every thread has issued the copies of the items ahead + 1 on (ResizeCubicShape::ahead), the latest order the kernel's
-// one barrier per item allows, so a ring slot reused too early shows as wrong bytes.
+// item only after every thread has issued the copies of the items ahead + 1 on (ResizeCubicShape::ahead), the latest
+// order the kernel's one barrier per item allows, so a ring slot reused too early shows as wrong bytes.
 #include <catch2/catch_test_macros.hpp>
 
 #include "../../kernels/resize_cubic.cuh"
