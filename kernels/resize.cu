@@ -1,7 +1,8 @@
 // cvResize's and cvResizeTorchvision's kernels: one per (element type, interpolation, channel variant), all built on the shared sampler of
 // resize_filters.cuh, dispatched through one table without holes; the shapes planResizeLinear accepts go to the
 // periodic LINEAR path (resize_linear.cu), then those planResizeBand accepts and
-// resizeBandPreferred prefers go to the band path instead (resize_band.cu), then those planResizeRows accepts to the
+// resizeBandPreferred prefers go to the band path instead (resize_band.cu), then those planResizeCubic takes and
+// resizeCubicPreferred prefers to the separable CUBIC path (resize_cubic.cu), then those planResizeRows accepts to the
 // row paths (resize_rows.cu), then those planResizeTile accepts to the tiled path (resize_tiled.cu), and those
 // planTvResizeTile accepts to the separable antialiased path (resize_tv.cu): all compute the same values.
 #include "resize.hpp"
@@ -86,6 +87,8 @@ cudaError_t launchResize(const ResizeParams &p, cudaStream_t stream) {
     if (planResizeLinear(p, linear)) return launchResizeLinear(p, linear, stream);
     ResizeBandShape band;
     if (resizeBandPreferred(p) && planResizeBand(p, band)) return launchResizeBand(p, band, stream);
+    ResizeCubicShape cubic;
+    if (resizeCubicPreferred(p) && planResizeCubic(p, cubic)) return launchResizeCubic(p, cubic, stream);
     ResizeRowShape rows;
     if (planResizeRows(p, rows)) return launchResizeRows(p, rows, stream);
     ResizeTileShape tile;
@@ -106,6 +109,7 @@ cudaError_t preloadResizeKernels() {
     if (err == cudaSuccess) err = preloadResizeRowKernels();
     if (err == cudaSuccess) err = preloadResizeBandKernels();
     if (err == cudaSuccess) err = preloadResizeLinearKernels();
+    if (err == cudaSuccess) err = preloadResizeCubicKernels();
     return err == cudaSuccess ? preloadResizeFusedKernels() : err;
 }
 

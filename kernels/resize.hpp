@@ -72,7 +72,7 @@ struct ResizeRowShape {
 // both sides; uint8 LINEAR and CUBIC with 1, 3 or 4 packed channels, a 4-byte aligned source (data, rows, images)
 // and a horizontal factor of at most 2 (LINEAR) or 4 (CUBIC) take the staged rows (beyond, most staged columns
 // would feed no tap). Exact: the same bytes as the per-pixel sampler. Pure host arithmetic. Tried after the band
-// path where resizeBandPreferred.
+// path where resizeBandPreferred, and after the separable CUBIC path where resizeCubicPreferred.
 bool planResizeRows(const ResizeParams &p, ResizeRowShape &shape);
 cudaError_t launchResizeRows(const ResizeParams &p, const ResizeRowShape &shape, cudaStream_t stream);
 
@@ -146,6 +146,39 @@ cudaError_t launchResizeLinear(const ResizeParams &p, ResizeLinearShape shape, c
 // cache: the band and periodic LINEAR paths launch one wave of blocks that each walk many rows.
 cudaError_t residentResizeBlocks(const void *k, int threads, int smem, int &resident);
 
+// The geometry of cvResize's separable CUBIC path (resize_cubic.cuh): strips of stripW destination columns (one per
+// block column of the grid) and bands of bandRows consecutive destination rows of the batch.
+struct ResizeCubicShape {
+    int32_t variant;   // the kernel: 0 = 2 destination pixels per thread, at most 320 threads per block, 4 items
+                       // in flight; 1 = 4 pixels, 256 threads, 4 items; 2 = 4 pixels, 320 threads, 4 items;
+                       // 3 = 4 pixels, 256 threads, 8 items (resize_cubic.cu)
+    int32_t ahead;     // the variant's source rows whose copies are in flight
+    int32_t stripW;
+    int32_t strips;
+    int32_t slotPitch; // bytes per staged source row (cubicSlotPitch of the widest strip)
+    int32_t threads;   // per block
+    int32_t smemBytes; // dynamic shared memory per block
+    int64_t bandRows;  // destination rows per band; set by launchResizeCubic (the device's resident blocks)
+    int64_t bands;
+};
+
+// Whether the separable CUBIC path takes p, and its geometry but the bands (exposed so CPU tests check the
+// dispatch and the probe bench/probes/resize_cubic_variants.cu times its variants): uint8 CUBIC with 1, 3 or 4
+// channels, pixels packed on both sides, source row and image strides multiples of 4 bytes (any base address),
+// factors of at most 4 on both axes (beyond, most staged rows and bytes feed no tap) and a strip whose ring fits
+// 48 KiB of shared memory. `variant` picks the kernel (ResizeCubicShape::variant; launchResize takes
+// kResizeCubicVariant), maxStripW > 0 narrows the strips. Exact: the same bytes as the per-pixel sampler. Pure host
+// arithmetic.
+constexpr int32_t kResizeCubicVariant = 1;
+bool planResizeCubic(const ResizeParams &p, ResizeCubicShape &shape, int32_t variant = kResizeCubicVariant, int32_t maxStripW = 0);
+// Whether launchResize prefers the separable CUBIC path over the row paths for a shape planResizeCubic takes: every
+// one, by its cost per destination pixel (one horizontal pass per source row where the row path sums 4 rows over
+// the whole span per destination row); bench/probes/resize_cubic_variants.cu measures 1.5x and 2x down and 2x up.
+bool resizeCubicPreferred(const ResizeParams &p);
+// The bands for `blocks` blocks per strip over `rows` destination rows (rows >= 1, blocks >= 1).
+void setResizeCubicBands(ResizeCubicShape &shape, int64_t rows, int64_t blocks);
+cudaError_t launchResizeCubic(const ResizeParams &p, ResizeCubicShape shape, cudaStream_t stream);
+
 // The fused preprocessing pass: dst[n, y, x, c'] = normalize(convert(crop(resize(src))))[c'] where
 //   resized  = resize(src[n]) to (resizeH, resizeW) with `interp` (the sampler of cvResize, bit for bit),
 //   value    = resized[y + cropY, x + cropX, c] with c = c' or C-1-c' (reverseChannels), rounded to uint8 first
@@ -195,5 +228,6 @@ cudaError_t preloadTvResizeKernels();    // part of preloadResizeKernels
 cudaError_t preloadResizeRowKernels();   // part of preloadResizeKernels
 cudaError_t preloadResizeBandKernels();  // part of preloadResizeKernels
 cudaError_t preloadResizeLinearKernels(); // part of preloadResizeKernels
+cudaError_t preloadResizeCubicKernels(); // part of preloadResizeKernels
 
 } // namespace cvk

@@ -1,0 +1,193 @@
+// cvResize's separable CUBIC path (resize_cubic.cuh): when it applies (planResizeCubic), how many bands (one per
+// resident block, at most kCubicMaxBandRows rows each), and its kernels per (pixels per thread, channel count),
+// dispatched through one table without holes.
+#include "resize.hpp"
+#include "resize_cubic.cuh"
+
+#include <algorithm>
+#include <array>
+#include <type_traits>
+
+namespace cvk {
+namespace {
+
+using namespace resize;
+
+// The kernel variants, in the order of ResizeCubicShape::variant: destination pixels per thread, threads per block
+// at most and items in flight, each built for 2 resident blocks per SM (so for 128 registers at 256 threads, 96 at
+// 320). 4 pixels keep 4 x 4 x C horizontal sums in registers, 2 pixels half as many. 4 items in flight are 23 KiB
+// per SM for the benchmark's strips of 640 columns at 2 blocks per SM; 8 twice that, for a loaded DRAM latency
+// above a microsecond.
+struct CubicVariant {
+    int pixels, threads, ahead;
+};
+constexpr CubicVariant kCubicVariants[] = {{2, 320, 4}, {4, 256, 4}, {4, 320, 4}, {4, 256, 8}};
+constexpr int kCubicVariantCount = 4;
+constexpr int kCubicBlocksPerSM = 2;
+
+// Grid (strips, band blocks): a block computes its columns' taps once, then per band builds the rows' table and
+// walks the band's items, the copies of the next `ahead` items in flight (one cp.async group per item). One
+// barrier per item: its copies by every thread are complete before any thread reads them (the ring's
+// cubicSlots(ahead) slots make one enough); the first one also publishes the table.
+template <int CT, int V> __global__ void __launch_bounds__(kCubicVariants[V].threads, kCubicBlocksPerSM) cubicKernel(ResizeParams p, Mapping m, CubicShape s) {
+    extern __shared__ int4 smem[];
+    auto *slots = reinterpret_cast<uint8_t *>(smem);
+    constexpr int D = kCubicVariants[V].ahead, kSlots = cubicSlots(D);
+    auto *table = reinterpret_cast<CubicRowEntry *>(slots + kSlots * s.slotPitch);
+    auto *emitAt = reinterpret_cast<int32_t *>(table + kCubicMaxBandRows);
+    const int tid = static_cast<int>(threadIdx.x), nthreads = static_cast<int>(blockDim.x);
+    int32_t x0, w;
+    cubicStripOf(s, m.x.dst, static_cast<int32_t>(blockIdx.x), x0, w);
+    const CubicStrip st = cubicStrip(m, CT, x0, w);
+    const int copiers = cubicCopyThreads(st, nthreads);
+    CubicThread<CT, kCubicVariants[V].pixels> th;
+    th.init(m, st, static_cast<int32_t>((reinterpret_cast<uintptr_t>(p.src.data) + uintptr_t(st.b0)) & 3u), tid);
+    const int64_t rows = p.dst.shape[kN] * m.y.dst;
+    for (int64_t band = blockIdx.y; band < s.bands; band += gridDim.y) {
+        const int64_t d0 = band * s.bandRows, d1 = d0 + s.bandRows < rows ? d0 + s.bandRows : rows;
+        const CubicBand b = cubicBand(m, d0, d1);
+        __syncthreads(); // the previous band's slots and table are read
+        cubicTable(m, b, table, emitAt, tid, nthreads);
+        const int32_t items = cubicItems(b), bandRows = static_cast<int32_t>(d1 - d0);
+        CubicWalk walk = cubicWalk(b);
+#pragma unroll
+        for (int j = 0; j < D; ++j) {
+            if (j < items) cubicIssue(p, m, st, b, CT, walk, slots + j * s.slotPitch, tid, copiers);
+            bandCommit();
+        }
+        int32_t e = 0, dy = b.dy0, slot = 0;
+        int64_t n = b.n0;
+        auto step = [&](auto window, int32_t i) {
+            constexpr int S = decltype(window)::value;
+            if (i >= items) return false;
+            if (i + D < items) {
+                const int32_t next = slot + D < kSlots ? slot + D : slot + D - kSlots;
+                cubicIssue(p, m, st, b, CT, walk, slots + next * s.slotPitch, tid, copiers);
+            }
+            bandCommit();
+            bandWait<D>(); // this thread's copies of item i
+            __syncthreads();
+            th.template horizontal<S>(cubicWords(slots + slot * s.slotPitch));
+            while (e < bandRows && emitAt[e] == i) {
+                th.template emit<S>(table[e], reinterpret_cast<uint8_t *>(p.dst.data + n * p.dst.stride[kN] + int64_t(dy) * p.dst.stride[kH]) +
+                                                  int64_t(x0) * CT);
+                ++e;
+                if (++dy == m.y.dst) dy = 0, ++n;
+            }
+            if (++slot == kSlots) slot = 0;
+            return true;
+        };
+        for (int32_t i = 0;; i += kCubicWindow) {
+            if (!step(std::integral_constant<int, 0>{}, i)) break;
+            if (!step(std::integral_constant<int, 1>{}, i + 1)) break;
+            if (!step(std::integral_constant<int, 2>{}, i + 2)) break;
+            if (!step(std::integral_constant<int, 3>{}, i + 3)) break;
+        }
+    }
+}
+
+using Kernel = void (*)(ResizeParams, Mapping, CubicShape);
+
+constexpr int kCubicChannels[] = {1, 3, 4};
+
+template <int V> constexpr std::array<Kernel, 3> channelRow() { return {&cubicKernel<1, V>, &cubicKernel<3, V>, &cubicKernel<4, V>}; }
+// kCubicKernels[variant][channel row]: every entry filled.
+const std::array<std::array<Kernel, 3>, kCubicVariantCount> kCubicKernels = {channelRow<0>(), channelRow<1>(), channelRow<2>(), channelRow<3>()};
+
+template <size_t N> int rowOf(const int (&values)[N], int64_t v) {
+    for (size_t i = 0; i < N; ++i)
+        if (values[i] == v) return static_cast<int>(i);
+    return -1;
+}
+
+bool aligned4(int64_t v) { return (v & 3) == 0; }
+
+// The blocks of kernel k (threads, smem) the current device keeps resident, from a small per-thread cache.
+cudaError_t residentBlocks(Kernel k, int threads, int smem, int &resident) {
+    struct Entry {
+        Kernel k;
+        int device, threads, smem, resident;
+    };
+    constexpr int kEntries = 8;
+    thread_local Entry cache[kEntries] = {};
+    thread_local int next = 0;
+    int device = 0;
+    cudaError_t err = cudaGetDevice(&device);
+    if (err != cudaSuccess) return err;
+    for (const Entry &e : cache)
+        if (e.k == k && e.device == device && e.threads == threads && e.smem == smem) return resident = e.resident, cudaSuccess;
+    int blocks = 0, sms = 0;
+    err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, k, threads, smem);
+    if (err == cudaSuccess) err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+    if (err != cudaSuccess) return err;
+    resident = std::max(1, blocks) * std::max(1, sms);
+    cache[next] = {k, device, threads, smem, resident};
+    next = (next + 1) % kEntries;
+    return cudaSuccess;
+}
+
+} // namespace
+
+bool planResizeCubic(const ResizeParams &p, ResizeCubicShape &s, int32_t variant, int32_t maxStripW) {
+    if (p.torchMode >= 0 || p.type != kResizeU8 || p.interp != kCubic || variant < 0 || variant >= kCubicVariantCount) return false;
+    const int64_t C = p.src.shape[kC];
+    if (rowOf(kCubicChannels, C) < 0 || p.dst.shape[kC] != C || p.src.stride[kW] != C || p.dst.stride[kW] != C ||
+        (C > 1 && (p.src.stride[kC] != 1 || p.dst.stride[kC] != 1)))
+        return false;
+    if (!aligned4(p.src.stride[kH]) || (p.src.shape[kN] > 1 && !aligned4(p.src.stride[kN]))) return false;
+    if (p.src.shape[kW] * C > INT32_MAX / 2 || p.dst.shape[kW] > INT32_MAX / 2) return false; // int32 offsets in a row
+    const Mapping m = mappingOf(p.src, p.dst.shape[kH], p.dst.shape[kW], p.interp);
+    if (m.x.scale > 4.0 || m.y.scale > 4.0) return false;
+    s.variant = variant;
+    s.ahead = kCubicVariants[variant].ahead;
+    const int32_t pixels = kCubicVariants[variant].pixels, widest = kCubicVariants[variant].threads * pixels;
+    const int32_t most = maxStripW > 0 ? std::min(maxStripW, widest) : widest;
+    s.strips = (m.x.dst + most - 1) / most;
+    for (;;) {
+        s.stripW = (m.x.dst + s.strips - 1) / s.strips;
+        int32_t pitch = 0;
+        for (int32_t x0 = 0; x0 < m.x.dst; x0 += s.stripW)
+            pitch = std::max(pitch, cubicSlotPitch(cubicStrip(m, int32_t(C), x0, std::min(s.stripW, m.x.dst - x0)), int32_t(C)));
+        s.slotPitch = pitch;
+        s.smemBytes = cubicSmemBytes(pitch, s.ahead);
+        if (s.smemBytes <= kCubicSmemLimit) break;
+        if (s.stripW <= 32) return false;
+        ++s.strips;
+    }
+    s.threads = (s.stripW + 32 * pixels - 1) / (32 * pixels) * 32;
+    s.bandRows = 0;
+    s.bands = 0;
+    return true;
+}
+
+bool resizeCubicPreferred(const ResizeParams &) { return true; }
+
+void setResizeCubicBands(ResizeCubicShape &s, int64_t rows, int64_t blocks) {
+    s.bandRows = std::min<int64_t>(kCubicMaxBandRows, (rows + blocks - 1) / blocks);
+    s.bands = (rows + s.bandRows - 1) / s.bandRows;
+}
+
+cudaError_t launchResizeCubic(const ResizeParams &p, ResizeCubicShape s, cudaStream_t stream) {
+    const Mapping m = mappingOf(p.src, p.dst.shape[kH], p.dst.shape[kW], p.interp);
+    const Kernel k = kCubicKernels[s.variant][rowOf(kCubicChannels, p.src.shape[kC])];
+    int resident = 0;
+    const cudaError_t err = residentBlocks(k, s.threads, s.smemBytes, resident);
+    if (err != cudaSuccess) return err;
+    const int64_t perStrip = std::max(1, resident / s.strips);
+    setResizeCubicBands(s, p.dst.shape[kN] * p.dst.shape[kH], perStrip);
+    const int64_t gridY = std::min<int64_t>(std::min<int64_t>(s.bands, perStrip), 65535);
+    k<<<dim3(static_cast<unsigned>(s.strips), static_cast<unsigned>(gridY)), static_cast<unsigned>(s.threads), s.smemBytes, stream>>>(p, m, s);
+    return cudaGetLastError();
+}
+
+cudaError_t preloadResizeCubicKernels() {
+    for (const auto &row : kCubicKernels)
+        for (Kernel k : row) {
+            cudaFuncAttributes attributes;
+            const cudaError_t err = cudaFuncGetAttributes(&attributes, k);
+            if (err != cudaSuccess) return err;
+        }
+    return cudaSuccess;
+}
+
+} // namespace cvk

@@ -1,0 +1,243 @@
+// cvResize's separable CUBIC path on the CPU, no GPU: which shapes take it (cvk::planResizeCubic, the benchmark's
+// among them), how the batch's rows are cut into bands (cvk::setResizeCubicBands), and whole blocks run phase by
+// phase for every thread (the same __host__ __device__ functions the kernel runs), compared byte for byte with the
+// per-pixel sampler on random images, with the destination's padding checked untouched. The emulation filters each
+// item only after every thread has issued the copies of the items ahead + 1 on (ResizeCubicShape::ahead), the latest
+// order the kernel's one barrier per item allows, so a ring slot reused too early shows as wrong bytes.
+#include <catch2/catch_test_macros.hpp>
+
+#include "../../kernels/resize_cubic.cuh"
+#include "resize_views.hpp"
+
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <type_traits>
+#include <vector>
+
+using namespace cvk::resize;
+using cvtest::kAligned;
+using cvtest::nhwc;
+using cvtest::params;
+
+namespace {
+
+struct PlanRow {
+    const char *what;
+    cvk::ResizeParams p;
+    int32_t variant;
+    bool taken;
+    int32_t stripW, strips, threads; // checked when taken
+};
+
+} // namespace
+
+TEST_CASE("planResizeCubic: the benchmark's rows and what stays on the other paths", "[resize][dispatch]") {
+    const auto src = nhwc(kAligned, 32, 1080, 1920, 3);
+    const auto to720 = nhwc(kAligned, 32, 720, 1280, 3), to224 = nhwc(kAligned, 32, 224, 224, 3);
+    auto unaligned = src;
+    unaligned.data += 1;
+    auto planar = src;
+    planar.stride[cvk::kC] = 1080 * 1920;
+    cvk::ResizeParams torch = params(src, to720, -1);
+    torch.torchMode = kTvCubic;
+    auto u16 = params(nhwc(kAligned, 2, 100, 100, 3, 0, 2), nhwc(kAligned, 2, 77, 61, 3, 0, 2), kCubic, cvk::kResizeU16);
+    const std::vector<PlanRow> rows = {
+        {"bench: CUBIC -> 720x1280, 4 pixels, 256 threads (two strips)", params(src, to720, kCubic), 1, true, 640, 2, 160},
+        {"bench: CUBIC -> 720x1280, 4 pixels, 320 threads (one strip)", params(src, to720, kCubic), 2, true, 1280, 1, 320},
+        {"bench: CUBIC -> 720x1280, 2 pixels, 320 threads", params(src, to720, kCubic), 0, true, 640, 2, 320},
+        {"bench: CUBIC -> 720x1280, 4 pixels, 256 threads, 8 items in flight", params(src, to720, kCubic), 3, true, 640, 2, 160},
+        {"CUBIC 2x down -> 540x960", params(src, nhwc(kAligned, 32, 540, 960, 3), kCubic), 1, true, 960, 1, 256},
+        {"CUBIC 2x up 540x960 -> 1080x1920", params(nhwc(kAligned, 32, 540, 960, 3), src, kCubic), 1, true, 960, 2, 256},
+        {"CUBIC 1 channel", params(nhwc(kAligned, 32, 1080, 1920, 1), nhwc(kAligned, 32, 720, 1280, 1), kCubic), 1, true, 640, 2, 160},
+        {"CUBIC 4 channels", params(nhwc(kAligned, 2, 1080, 1920, 4), nhwc(kAligned, 2, 720, 1280, 4), kCubic), 1, true, 640, 2, 160},
+        {"CUBIC source not 4-byte aligned (the rows' strides are)", params(unaligned, to720, kCubic), 1, true, 640, 2, 160},
+        {"CUBIC 1x1 -> 7x5, rows padded to 4 bytes", params(nhwc(kAligned, 2, 1, 1, 3, 1), nhwc(kAligned, 2, 7, 5, 3), kCubic), 1, true, 5, 1, 32},
+        {"CUBIC -> 224x224 (factor 8.6 across)", params(src, to224, kCubic), 1, false, 0, 0, 0},
+        {"CUBIC factor 4.5 down, 1.5 across", params(src, nhwc(kAligned, 32, 240, 1280, 3), kCubic), 1, false, 0, 0, 0},
+        {"CUBIC source rows padded by 3 bytes", params(nhwc(kAligned, 2, 100, 100, 3, 3), nhwc(kAligned, 2, 77, 61, 3), kCubic), 1, false, 0, 0, 0},
+        {"CUBIC 2 channels", params(nhwc(kAligned, 2, 100, 100, 2), nhwc(kAligned, 2, 77, 61, 2), kCubic), 1, false, 0, 0, 0},
+        {"CUBIC planar channels", params(planar, to720, kCubic), 1, false, 0, 0, 0},
+        {"CUBIC uint16", u16, 1, false, 0, 0, 0},
+        {"LINEAR", params(src, to720, kLinear), 1, false, 0, 0, 0},
+        {"torchvision bicubic", torch, 1, false, 0, 0, 0},
+        {"no such variant", params(src, to720, kCubic), 4, false, 0, 0, 0},
+    };
+    for (const PlanRow &r : rows) {
+        INFO(r.what);
+        cvk::ResizeCubicShape s{};
+        const bool taken = cvk::planResizeCubic(r.p, s, r.variant);
+        REQUIRE(taken == r.taken);
+        if (!taken) continue;
+        CHECK(s.variant == r.variant);
+        CHECK(s.stripW == r.stripW);
+        CHECK(s.strips == r.strips);
+        CHECK(s.threads == r.threads);
+        CHECK(s.smemBytes <= kCubicSmemLimit);
+    }
+    cvk::ResizeCubicShape s{};
+    REQUIRE(cvk::planResizeCubic(params(src, to720, kCubic), s));
+    CHECK(s.variant == cvk::kResizeCubicVariant);
+    CHECK(cvk::resizeCubicPreferred(params(src, to720, kCubic)));
+}
+
+TEST_CASE("setResizeCubicBands: one band per block, at most kCubicMaxBandRows rows", "[resize][cubic][cpu]") {
+    struct BandsRow {
+        int64_t rows, blocks, bandRows, bands;
+    };
+    const std::vector<BandsRow> rows = {{23040, 396, 59, 391}, {23040, 264, 88, 262}, {23040, 100, 128, 180}, {5, 100, 1, 5}, {1, 1, 1, 1}, {300, 1, 128, 3}};
+    for (const BandsRow &r : rows) {
+        INFO("rows " << r.rows << ", blocks " << r.blocks);
+        cvk::ResizeCubicShape s{};
+        cvk::setResizeCubicBands(s, r.rows, r.blocks);
+        CHECK(s.bandRows == r.bandRows);
+        CHECK(s.bands == r.bands);
+        CHECK(s.bandRows <= kCubicMaxBandRows);
+        CHECK((s.bands - 1) * s.bandRows < r.rows);
+        CHECK(s.bands * s.bandRows >= r.rows);
+    }
+}
+
+namespace {
+
+struct BlockRow {
+    const char *what;
+    int32_t n, h, w, c, oh, ow, variant;
+    int64_t srcPad, dstPad;     // bytes after each row
+    int64_t srcShift, dstShift; // bytes each starts past a 16-byte aligned address
+    int64_t blocks;             // blocks per strip the bands are cut for
+    int32_t maxStripW;
+};
+
+template <int CT, int P, int S> void filter(std::vector<CubicThread<CT, P>> &threads, const uint8_t *slot) {
+    for (auto &t : threads) t.template horizontal<S>(cubicWords(slot));
+}
+template <int CT, int P, int S> void emitRow(const std::vector<CubicThread<CT, P>> &threads, const CubicRowEntry &e, uint8_t *out) {
+    for (const auto &t : threads) t.template emit<S>(e, out);
+}
+
+// Every block of the kernel (cubicKernel in resize_cubic.cu): per strip the threads' column constants, then per band
+// the table and its items, each filtered (and its rows emitted) after the copies of the next ahead + 1 items
+// are issued (the kernel's worst case).
+template <int CT, int P> void runCubic(const cvk::ResizeParams &p, const Mapping &m, const cvk::ResizeCubicShape &s) {
+    std::vector<int4> smem(size_t(s.smemBytes) / 16 + 1, int4{0, 0, 0, 0});
+    auto *slots = reinterpret_cast<uint8_t *>(smem.data());
+    const int D = s.ahead, kSlots = cubicSlots(D);
+    auto *table = reinterpret_cast<CubicRowEntry *>(slots + kSlots * s.slotPitch);
+    auto *emitAt = reinterpret_cast<int32_t *>(table + kCubicMaxBandRows);
+    REQUIRE(int64_t(kSlots) * s.slotPitch + kCubicMaxBandRows * int64_t(sizeof(CubicRowEntry) + 4) == s.smemBytes);
+    const int nthreads = s.threads;
+    const int64_t rows = p.dst.shape[cvk::kN] * m.y.dst;
+    for (int32_t strip = 0; strip < s.strips; ++strip) {
+        int32_t x0, w;
+        cubicStripOf(s, m.x.dst, strip, x0, w);
+        REQUIRE(w <= nthreads * P);
+        const CubicStrip st = cubicStrip(m, CT, x0, w);
+        REQUIRE(cubicSlotPitch(st, CT) <= s.slotPitch);
+        const int copiers = cubicCopyThreads(st, nthreads);
+        REQUIRE(copiers % 32 == 0);
+        REQUIRE(copiers <= nthreads);
+        std::vector<CubicThread<CT, P>> threads(static_cast<size_t>(nthreads));
+        for (int tid = 0; tid < nthreads; ++tid)
+            threads[size_t(tid)].init(m, st, int32_t((reinterpret_cast<uintptr_t>(p.src.data) + uintptr_t(st.b0)) & 3u), tid);
+        for (int64_t band = 0; band < s.bands; ++band) {
+            const int64_t d0 = band * s.bandRows, d1 = std::min(rows, d0 + s.bandRows);
+            const CubicBand b = cubicBand(m, d0, d1);
+            for (int tid = 0; tid < nthreads; ++tid) cubicTable(m, b, table, emitAt, tid, nthreads);
+            const int32_t items = cubicItems(b), bandRows = int32_t(d1 - d0);
+            REQUIRE(emitAt[bandRows - 1] == items - 1);
+            CubicWalk walk = cubicWalk(b);
+            auto issue = [&](int32_t i) { // every thread's copy of the walk steps the same way
+                const CubicWalk before = walk;
+                for (int tid = 0; tid < nthreads; ++tid) {
+                    walk = before;
+                    cubicIssue(p, m, st, b, CT, walk, slots + (i % kSlots) * s.slotPitch, tid, copiers);
+                }
+            };
+            int32_t e = 0, dy = b.dy0;
+            int64_t n = b.n0;
+            auto compute = [&](int32_t i) {
+                const uint8_t *slot = slots + (i % kSlots) * s.slotPitch;
+                const int S = i % kCubicWindow;
+                if (S == 0) filter<CT, P, 0>(threads, slot);
+                if (S == 1) filter<CT, P, 1>(threads, slot);
+                if (S == 2) filter<CT, P, 2>(threads, slot);
+                if (S == 3) filter<CT, P, 3>(threads, slot);
+                while (e < bandRows && emitAt[e] == i) {
+                    REQUIRE(i >= 3);
+                    auto *out = reinterpret_cast<uint8_t *>(p.dst.data + n * p.dst.stride[cvk::kN] + int64_t(dy) * p.dst.stride[cvk::kH]) + int64_t(x0) * CT;
+                    if (S == 0) emitRow<CT, P, 0>(threads, table[e], out);
+                    if (S == 1) emitRow<CT, P, 1>(threads, table[e], out);
+                    if (S == 2) emitRow<CT, P, 2>(threads, table[e], out);
+                    if (S == 3) emitRow<CT, P, 3>(threads, table[e], out);
+                    ++e;
+                    if (++dy == m.y.dst) dy = 0, ++n;
+                }
+            };
+            for (int32_t i = 0; i < D && i < items; ++i) issue(i);
+            for (int32_t i = 0; i < items; ++i) {
+                if (i + D < items) issue(i + D);
+                if (i > 0) compute(i - 1);
+            }
+            compute(items - 1);
+            CHECK(e == bandRows);
+        }
+    }
+}
+
+template <int P> void runCubicFor(int32_t c, const cvk::ResizeParams &p, const Mapping &m, const cvk::ResizeCubicShape &s) {
+    if (c == 1) runCubic<1, P>(p, m, s);
+    if (c == 3) runCubic<3, P>(p, m, s);
+    if (c == 4) runCubic<4, P>(p, m, s);
+}
+
+} // namespace
+
+TEST_CASE("separable CUBIC path: every block equals the per-pixel sampler byte for byte", "[resize][cubic][cpu]") {
+    const std::vector<BlockRow> rows = {
+        {"1.5x down (the 720p row, scaled), bands across images", 3, 108, 192, 3, 72, 128, 1, 0, 0, 0, 0, 7, 0},
+        {"1.5x down, 2 pixels a thread", 3, 108, 192, 3, 72, 128, 0, 0, 0, 0, 0, 5, 0},
+        {"1.5x down, 8 items in flight", 3, 108, 192, 3, 72, 128, 3, 0, 0, 0, 0, 5, 0},
+        {"2x up, 4 channels, 8 items in flight, unaligned both", 2, 21, 30, 4, 42, 60, 3, 0, 1, 4, 2, 4, 0},
+        {"1.5x down, 4 pixels, 320 threads, narrow strips", 2, 54, 192, 3, 36, 128, 2, 0, 0, 0, 0, 3, 40},
+        {"1920 -> 1280 across (two strips), 9 rows -> 6", 2, 9, 1920, 3, 6, 1280, 1, 0, 0, 0, 0, 3, 0},
+        {"1920 -> 1280 across, one strip of 320 threads", 1, 9, 1920, 3, 6, 1280, 2, 0, 0, 0, 0, 2, 0},
+        {"2x down, 1 channel, rows padded by 2, source 8 bytes off", 2, 64, 130, 1, 32, 65, 1, 2, 1, 8, 0, 4, 0},
+        {"2x down, 4 channels", 2, 40, 64, 4, 20, 32, 1, 0, 0, 0, 0, 3, 0},
+        {"2x up, 3 channels", 2, 27, 48, 3, 54, 96, 1, 0, 0, 0, 0, 5, 0},
+        {"enlarging 13x7 -> 40x33, 4 channels, unaligned destination", 2, 13, 7, 4, 40, 33, 1, 0, 3, 0, 1, 5, 0},
+        {"4x down", 2, 40, 80, 3, 10, 20, 1, 0, 0, 0, 0, 2, 0},
+        {"2.6x up, 1.3x down, source 1 byte off, rows padded by 1", 2, 97, 41, 3, 250, 31, 1, 1, 0, 1, 0, 6, 0},
+        {"odd 333x517 -> 211x290, 3 channels, padded rows", 1, 333, 517, 3, 211, 290, 0, 1, 3, 0, 0, 3, 0},
+        {"1x1 -> 7x5, 3 channels, rows padded to 4 bytes", 2, 1, 1, 3, 7, 5, 1, 1, 0, 0, 0, 3, 0},
+        {"1x1 -> 1x1, 4 channels", 2, 1, 1, 4, 1, 1, 1, 0, 0, 0, 0, 1, 0},
+        {"same size, 1 channel, rows padded by 1", 2, 19, 23, 1, 19, 23, 1, 1, 2, 2, 2, 4, 0},
+        {"300 rows in one block (bands of kCubicMaxBandRows)", 1, 450, 20, 1, 300, 20, 2, 0, 0, 0, 0, 1, 0},
+        {"4001 wide -> 3000 (several strips), 1 channel", 1, 4, 4001, 1, 3, 3000, 0, 3, 0, 0, 0, 2, 0},
+    };
+    std::mt19937 rng(23);
+    constexpr uint8_t kPoison = 0xA5;
+    for (const BlockRow &r : rows) {
+        INFO(r.what);
+        const int64_t N = r.n;
+        const int64_t srcRow = int64_t(r.w) * r.c + r.srcPad, dstRow = int64_t(r.ow) * r.c + r.dstPad;
+        const size_t srcBytes = size_t(N * r.h * srcRow);
+        std::vector<int4> srcStore((srcBytes + size_t(r.srcShift)) / 16 + 1);
+        auto *srcData = reinterpret_cast<uint8_t *>(srcStore.data()) + r.srcShift;
+        for (size_t i = 0; i < srcBytes; ++i) srcData[i] = static_cast<uint8_t>(rng());
+        std::vector<int4> dstStore(size_t(N * r.oh * dstRow + r.dstShift) / 16 + 1);
+        auto *dstBytes = reinterpret_cast<uint8_t *>(dstStore.data());
+        std::memset(dstBytes, kPoison, dstStore.size() * 16);
+        const auto p = params(nhwc(reinterpret_cast<char *>(srcData), N, r.h, r.w, r.c, r.srcPad),
+                              nhwc(reinterpret_cast<char *>(dstBytes + r.dstShift), N, r.oh, r.ow, r.c, r.dstPad), kCubic);
+        cvk::ResizeCubicShape s{};
+        REQUIRE(cvk::planResizeCubic(p, s, r.variant, r.maxStripW));
+        cvk::setResizeCubicBands(s, N * r.oh, r.blocks);
+        const Mapping m = mappingOf(p.src, p.dst.shape[cvk::kH], p.dst.shape[cvk::kW], p.interp);
+        const size_t bytes = size_t(N * r.oh * dstRow);
+        const std::vector<uint8_t> want = cvtest::samplerBytes<uint8_t, kCubic>(p, m, bytes, kPoison);
+        if (r.variant == 0) runCubicFor<2>(r.c, p, m, s);
+        else runCubicFor<4>(r.c, p, m, s);
+        cvtest::checkAgainstSampler(dstBytes, dstStore.size() * 16, r.dstShift, want, dstRow, "separable CUBIC path", kPoison);
+    }
+}
