@@ -1,7 +1,8 @@
 // cvResize's and cvResizeTorchvision's kernels: one per (element type, interpolation, channel variant), all built on the shared sampler of
 // resize_filters.cuh, dispatched through one table without holes; the shapes planResizeBand accepts and
 // resizeBandPreferred prefers go to the band path instead (resize_band.cu), then those planResizeRows accepts to the
-// row paths (resize_rows.cu), then those planResizeTile accepts to the tiled path (resize_tiled.cu), and those
+// row paths (resize_rows.cu), then the AREA shapes planResizeArea accepts and resizeAreaPreferred prefers to the AREA
+// row path (resize_area.cu), then those planResizeTile accepts to the tiled path (resize_tiled.cu), and those
 // planTvResizeTile accepts to the separable antialiased path (resize_tv.cu): all compute the same values.
 #include "resize.hpp"
 #include "resize_launch.cuh"
@@ -85,6 +86,8 @@ cudaError_t launchResize(const ResizeParams &p, cudaStream_t stream) {
     if (resizeBandPreferred(p) && planResizeBand(p, band)) return launchResizeBand(p, band, stream);
     ResizeRowShape rows;
     if (planResizeRows(p, rows)) return launchResizeRows(p, rows, stream);
+    ResizeAreaShape area;
+    if (p.interp == kArea && resizeAreaPreferred(p) && planResizeArea(p, area)) return launchResizeArea(p, area, stream);
     ResizeTileShape tile;
     if (planResizeTile(p, tile)) return launchResizeTiled(p, tile, stream);
     TvTileShape tvTile;
@@ -102,6 +105,7 @@ cudaError_t preloadResizeKernels() {
     if (err == cudaSuccess) err = preloadTvResizeKernels();
     if (err == cudaSuccess) err = preloadResizeRowKernels();
     if (err == cudaSuccess) err = preloadResizeBandKernels();
+    if (err == cudaSuccess) err = preloadResizeAreaKernels();
     return err == cudaSuccess ? preloadResizeFusedKernels() : err;
 }
 

@@ -104,6 +104,32 @@ bool resizeBandPreferred(const ResizeParams &p);
 void setResizeBands(ResizeBandShape &shape, int64_t rows, int64_t blocks);
 cudaError_t launchResizeBand(const ResizeParams &p, ResizeBandShape shape, cudaStream_t stream);
 
+// The geometry of cvResize's AREA row path (resize_area.cuh): strips of 32 * warps destination columns, one per
+// thread (one strip per block column of the grid), and bands of bandRows consecutive destination rows of the batch
+// (one per block row).
+struct ResizeAreaShape {
+    int32_t taps;      // index into resize::kAreaTaps: the compiled taps per column, >= every column's run
+    int32_t warps;     // per block
+    int32_t strips;
+    int32_t slotPitch;  // bytes per staged source row (resize_area.cuh, areaSlotPitch of the widest strip)
+    int32_t streamRows; // the most source rows a band stages (resize_area.cuh, areaMaxStream): its table's entries
+    int32_t smemBytes;  // the ring of slots and the band's table of source rows
+    int64_t bandRows, bands;
+};
+
+// Whether launchResize can take the AREA row path for p, and its geometry (exposed so CPU tests can check the
+// dispatch): uint8 AREA with no axis enlarged (the integer box and the fractional table), 1, 3 or 4 channels,
+// pixels packed on both sides, any row strides and alignment, at most 16 source columns under a destination
+// column and a block that fits 48 KiB of shared memory. Exact: the same
+// bytes as the per-pixel sampler. `warps` > 0 forces the block width (the probe's variants); 0 lets the plan pick
+// the one with the fewest estimated issue cycles (shared-memory bank conflicts included). Pure host arithmetic.
+bool planResizeArea(const ResizeParams &p, ResizeAreaShape &shape, int32_t warps = 0);
+// Whether launchResize prefers the AREA row path, for a shape planResizeArea takes (tried before the tiled path
+// then): downscales by at least 2 across, where a row's taps outweigh the path's per-row bookkeeping (one thread per
+// destination column). Chosen by reasoning, to be confirmed on an H200 with bench/probes/resize_area_variants.cu.
+bool resizeAreaPreferred(const ResizeParams &p);
+cudaError_t launchResizeArea(const ResizeParams &p, const ResizeAreaShape &shape, cudaStream_t stream);
+
 // The fused preprocessing pass: dst[n, y, x, c'] = normalize(convert(crop(resize(src))))[c'] where
 //   resized  = resize(src[n]) to (resizeH, resizeW) with `interp` (the sampler of cvResize, bit for bit),
 //   value    = resized[y + cropY, x + cropX, c] with c = c' or C-1-c' (reverseChannels), rounded to uint8 first
@@ -152,5 +178,6 @@ cudaError_t preloadResizeTiledKernels(); // part of preloadResizeKernels
 cudaError_t preloadTvResizeKernels();    // part of preloadResizeKernels
 cudaError_t preloadResizeRowKernels();   // part of preloadResizeKernels
 cudaError_t preloadResizeBandKernels();  // part of preloadResizeKernels
+cudaError_t preloadResizeAreaKernels();  // part of preloadResizeKernels
 
 } // namespace cvk
