@@ -72,10 +72,11 @@ TEST_CASE("planResizeTile: the benchmark's rows and what stays on the per-pixel 
 }
 
 TEST_CASE("the shapes of tests/python/test_resize_tiled.py take the fast path they name", "[resize][dispatch]") {
-    enum Path { kBand, kRows, kTiled, kSampler };
+    enum Path { kBand, kRows, kAreaRows, kTiled, kSampler };
     struct Shape {
         int32_t interp, c, h, w, oh, ow;
-        Path path; // launchResize: the band path where preferred, then the row paths, the tiled path, the sampler
+        Path path; // launchResize: the band path where preferred, then the row paths, the AREA row path where
+                   // preferred, the tiled path, the sampler
     };
     const std::vector<Shape> shapes = {
         {kNearest, 3, 1080, 1920, 720, 1280, kBand},   {kNearest, 3, 960, 1280, 225, 300, kRows},
@@ -83,9 +84,9 @@ TEST_CASE("the shapes of tests/python/test_resize_tiled.py take the fast path th
         {kLinear, 1, 3, 4000, 5, 5003, kRows},         {kCubic, 3, 4, 1920, 3, 1280, kRows},
         {kLinear, 3, 1080, 1920, 720, 640, kTiled},    {kCubic, 3, 1080, 1920, 540, 400, kTiled},
         {kLinear, 3, 1080, 1920, 720, 1280, kBand},    {kCubic, 3, 1080, 1920, 720, 1280, kRows},
-        {kArea, 3, 1080, 1920, 224, 224, kTiled},      {kArea, 3, 1080, 1920, 216, 480, kTiled},
-        {kArea, 3, 534, 800, 224, 224, kTiled},        {kArea, 4, 96, 64, 32, 16, kTiled},
-        {kArea, 1, 70, 68, 35, 34, kTiled},            {kLinear, 4, 37, 53, 80, 101, kRows},
+        {kArea, 3, 1080, 1920, 224, 224, kAreaRows},   {kArea, 3, 1080, 1920, 216, 480, kAreaRows},
+        {kArea, 3, 534, 800, 224, 224, kAreaRows},     {kArea, 4, 96, 64, 32, 16, kAreaRows},
+        {kArea, 1, 70, 68, 35, 34, kAreaRows},         {kLinear, 4, 37, 53, 80, 101, kRows},
         {kLinear, 1, 101, 120, 77, 61, kBand},         {kCubic, 1, 117, 92, 30, 23, kRows},
         {kCubic, 3, 5, 8, 41, 37, kRows},              {kCubic, 4, 1, 1, 7, 5, kRows},
         {kLinear, 3, 1080, 1920, 224, 224, kSampler},  {kNearest, 3, 1080, 1920, 224, 224, kRows},
@@ -96,11 +97,14 @@ TEST_CASE("the shapes of tests/python/test_resize_tiled.py take the fast path th
         cvk::ResizeBandShape band{};
         cvk::ResizeRowShape rows{};
         cvk::ResizeTileShape tile{};
+        cvk::ResizeAreaShape area{};
         const auto p = params(nhwc(kAligned, 2, s.h, s.w, s.c), nhwc(kAligned, 2, s.oh, s.ow, s.c), s.interp);
         const bool banded = cvk::planResizeBand(p, band) && cvk::resizeBandPreferred(p);
         CHECK(banded == (s.path == kBand));
         if (!banded) CHECK(cvk::planResizeRows(p, rows) == (s.path == kRows));
-        if (!banded && s.path != kRows) CHECK(cvk::planResizeTile(p, tile) == (s.path == kTiled));
+        if (!banded && s.path != kRows)
+            CHECK((s.interp == kArea && cvk::resizeAreaPreferred(p) && cvk::planResizeArea(p, area)) == (s.path == kAreaRows));
+        if (!banded && s.path != kRows && s.path != kAreaRows) CHECK(cvk::planResizeTile(p, tile) == (s.path == kTiled));
         // the same pixels 4 channels apart (the test's comparison view) stay on the sampler
         cvk::View4 wide = nhwc(kAligned, 2, s.h, s.w, s.c + 1);
         wide.shape[cvk::kC] = s.c;
@@ -108,6 +112,7 @@ TEST_CASE("the shapes of tests/python/test_resize_tiled.py take the fast path th
         CHECK_FALSE(cvk::planResizeBand(sampler, band));
         CHECK_FALSE(cvk::planResizeRows(sampler, rows));
         CHECK_FALSE(cvk::planResizeTile(sampler, tile));
+        CHECK_FALSE(cvk::planResizeArea(sampler, area));
     }
 }
 
