@@ -18,36 +18,48 @@ std::map<cudaStream_t, Stream *> *gOwned = nullptr;
 
 } // namespace
 
-// Released library streams, per device, oldest first. A stream enters at its last reference (so no handle and no
-// hazard state holds it) and leaves only when cudaStreamQuery says its work has completed: a new stream never waits
-// behind old work (work a caller queued through the raw cudaStream_t included). CUDA streams are costly to create
-// (several microseconds) and cheap to keep; the pool is bounded.
+// Released library streams, per device, oldest first. A stream enters at its last reference, so no handle and no
+// hazard state holds it; it is handed out again only once nothing is pending on it, so a new owner never waits
+// behind an old owner's work (a false dependency a sync() or a capture of the new owner would inherit). Whether it is
+// idle is known for free while its raw handle has not been given out since it was created or last found idle
+// (Stream::knownIdle_: a Stream() released unused, or whose handle was never asked for, costs no CUDA call);
+// otherwise a cudaStreamQuery decides, for at most kQueriesPerTake streams a call, and a busy one stays pooled for a
+// later call. From its release on, the raw cudaStream_t belongs to the pool: work queued or a capture begun through
+// it afterwards is the caller's error (docs/streams.md). CUDA streams are costly to create (several microseconds)
+// and cheap to keep; the pool is bounded.
 class StreamPool {
 public:
     static constexpr size_t kMaxIdlePerDevice = 32;
+    static constexpr int kQueriesPerTake = 4;
 
-    // A pooled stream of `device` with no work pending, with one reference, or null.
+    // The oldest pooled stream of `device` with nothing pending, with one reference, or null.
     static Stream *take(int device) {
         std::lock_guard<std::mutex> lock(mutex());
         auto it = idle().find(device);
-        if (it == idle().end()) return nullptr;
+        if (it == idle().end() || it->second.empty()) return nullptr;
         std::deque<Stream *> &streams = it->second;
-        // The oldest first: the likeliest to be done. Busy ones stay, in their order; at most two queries.
-        for (size_t i = 0; i < streams.size() && i < 2; ++i) {
-            Stream *s = streams[i];
-            RelaxedCaptureMode relaxed; // a query would invalidate a global-mode capture of another thread
-            const cudaError_t state = cudaStreamQuery(s->handle_);
-            if (state == cudaErrorNotReady) continue;
-            streams.erase(streams.begin() + static_cast<std::ptrdiff_t>(i));
-            if (state != cudaSuccess) {
-                (void)cudaGetLastError();
-                stats().liveStreams.fetch_add(1, std::memory_order_relaxed); // the destructor counts it out again
-                delete s; // unusable (a failed earlier launch, say): not handed out again
-                return nullptr;
+        int queries = 0;
+        for (auto s = streams.begin(); s != streams.end(); ++s) {
+            Stream *stream = *s;
+            if (!stream->knownIdle_.load(std::memory_order_relaxed)) {
+                if (queries++ == kQueriesPerTake) break;
+                // cudaStreamQuery is not allowed while this thread's capture is in its global mode.
+                RelaxedCaptureMode relaxed;
+                const cudaError_t state = cudaStreamQuery(stream->identity());
+                if (state == cudaErrorNotReady) continue; // busy: stays pooled, in its order
+                if (state != cudaSuccess) {
+                    (void)cudaGetLastError();
+                    streams.erase(s);
+                    stats().liveStreams.fetch_add(1, std::memory_order_relaxed); // the destructor counts it out again
+                    delete stream; // unusable (a failed earlier launch, say): not handed out again
+                    return nullptr;
+                }
+                stream->knownIdle_.store(true, std::memory_order_relaxed);
             }
-            s->retain(); // pooled streams have a count of 0
+            streams.erase(s);
+            stream->retain(); // pooled streams have a count of 0
             stats().liveStreams.fetch_add(1, std::memory_order_relaxed);
-            return s;
+            return stream;
         }
         return nullptr;
     }
@@ -92,7 +104,7 @@ void Stream::freeBlocks() noexcept {
     if (keptBlocks_ == 0) return;
     try {
         DeviceGuard guard(device_);
-        for (size_t i = 0; i < keptBlocks_; ++i) (void)cudaFreeAsync(blocks_[i].p, handle_);
+        for (size_t i = 0; i < keptBlocks_; ++i) (void)cudaFreeAsync(blocks_[i].p, handle());
     } catch (...) {
         // No device to make current: the blocks leak rather than being freed on the wrong device.
     }
@@ -142,6 +154,7 @@ Ref<Stream> Stream::create(int device) {
     cudaStream_t handle = nullptr;
     checkCuda(cudaStreamCreateWithFlags(&handle, cudaStreamNonBlocking), "cudaStreamCreateWithFlags");
     Ref<Stream> s = Ref<Stream>::adopt(new Stream(handle, device, true));
+    s->knownIdle_.store(true, std::memory_order_relaxed); // a new stream has nothing queued
     std::lock_guard<std::mutex> lock(gOwnedMutex);
     if (gOwned == nullptr) gOwned = new std::map<cudaStream_t, Stream *>;
     (*gOwned)[handle] = s.get();

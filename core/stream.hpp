@@ -31,8 +31,12 @@ public:
     // CUDA's legacy default stream of `device` (a valid index), adopted.
     static Ref<Stream> adoptDefault(int device);
 
-    cudaStream_t handle() const noexcept { return handle_; }
-    // The raw stream as an identity (comparisons, map keys).
+    // The raw stream, for work: whoever gets it may queue work on it, so the stream is no longer known to be idle.
+    cudaStream_t handle() const noexcept {
+        if (knownIdle_.load(std::memory_order_relaxed)) knownIdle_.store(false, std::memory_order_relaxed);
+        return handle_;
+    }
+    // The raw stream as an identity only (comparisons, map keys): nothing may be queued through it.
     cudaStream_t identity() const noexcept { return handle_; }
     int device() const noexcept { return device_; }
     // Created by the library, so alive as long as this object: safe to record on or free on later. An adopted
@@ -70,6 +74,9 @@ private:
     int device_;
     bool owned_;
     bool internal_ = false; // not counted live (createInternal)
+    // True while nothing can be pending on the stream: from its creation, or from a cudaStreamQuery that found it
+    // idle, until its raw handle is next given out (handle()). Lets the pool hand out such a stream with no CUDA call.
+    mutable std::atomic<bool> knownIdle_{false};
     std::atomic<uint64_t> records_{0}, synced_{0};
     // cudaFreeAsync of the kept blocks on this stream (at its last release).
     void freeBlocks() noexcept;

@@ -30,7 +30,9 @@ struct ContiguousRows {
 // of a flat launch, kAlignedUnits per thread (loads first), so no lane idles at a row's end as in the warp tiles (16
 // of 256 lanes per 3840-byte row) and no row needs a shift. Measured on an H200 (bench/probes/crop_plans.cu), crop
 // 32x1080x1920x3 -> 720x1280: 46.2 µs against the warp tiles' 46.9 (copy of the same bytes 45.2); 1 to 8 images
-// as fast or faster; 2 units per thread beat 1, 4 and 8.
+// as fast or faster; 2 units per thread beat 1, 4 and 8. A later sweep of the shape (the same probe: 128-1024
+// threads a block, 1-4 units, a strided grid of 4-8 blocks per SM) found nothing faster than 256 x 2 beyond the
+// noise; the streaming hints (load16Streaming, common/span.cuh) gained up to 2 %.
 constexpr int kAlignedUnits = 2;
 __global__ void __launch_bounds__(kBlockThreads) alignedBlocksKernel(RowView v, int64_t blocksPerRow, int64_t total) {
     const int64_t step = static_cast<int64_t>(gridDim.x) * kBlockThreads * kAlignedUnits;
@@ -45,11 +47,11 @@ __global__ void __launch_bounds__(kBlockThreads) alignedBlocksKernel(RowView v, 
             rowIndex(v, divmod(g, blocksPerRow, col), r0, r1, r2);
             const char *s = v.src + r0 * v.srcRow[0] + r1 * v.srcRow[1] + r2 * v.srcRow[2] + 16 * col;
             d[j] = reinterpret_cast<uintptr_t>(v.dst + r0 * v.dstRow[0] + r1 * v.dstRow[1] + r2 * v.dstRow[2] + 16 * col);
-            x[j] = load16(reinterpret_cast<uintptr_t>(s));
+            x[j] = load16Streaming(reinterpret_cast<uintptr_t>(s));
         }
 #pragma unroll
         for (int j = 0; j < kAlignedUnits; ++j)
-            if (base + j * kBlockThreads < total) store16(d[j], x[j]);
+            if (base + j * kBlockThreads < total) store16Streaming(d[j], x[j]);
     }
 }
 

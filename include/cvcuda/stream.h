@@ -21,10 +21,13 @@ typedef struct cvStream_t *cvStream;
  *  implicitly ordered with the legacy default stream nor with PyTorch's streams; the library orders it against other
  *  streams through events. *out receives a handle with one reference (release it with cvStreamRelease).
  *  Streams are pooled, as in the reference library: a stream whose last handle was released (and that the library no
- *  longer needs for pending work it tracks) may be handed out again, but only once cudaStreamQuery reports all of its
- *  work completed, work queued through its raw cudaStream_t included; so the new handle may carry the cudaStream_t
- *  value of a released one, and nothing queued on it before waits ahead of the caller's work. A reused stream costs
- *  no CUDA stream creation (cudaStreamCreate takes several microseconds).
+ *  longer needs for pending work it tracks) may be handed out again, oldest first, but only once all of its work has
+ *  completed, work queued through its raw cudaStream_t included; so the new handle may carry the cudaStream_t value
+ *  of a released one, and nothing queued on it before waits ahead of the caller's work. That costs no CUDA call for
+ *  a stream whose raw handle was never given out (cvStreamCreate does not give it; cvStreamGetHandle and
+ *  cvStreamCreateWithHandle do), else a cudaStreamQuery (docs/streams.md). The raw cudaStream_t must not be used once
+ *  its last handle is released. A reused stream costs no CUDA stream creation (cudaStreamCreate takes several
+ *  microseconds).
  *  The first stream made on a device also loads the library's kernels there, which may wait for work already on
  *  the device (CUDA's lazy loading would otherwise do it, unannounced, at an operator's first launch).
  *  Errors: CV_ERROR_INVALID_ARGUMENT (out is NULL), CV_ERROR_NO_DEVICE, CV_ERROR_CUDA. */

@@ -1,5 +1,5 @@
 // The pool of released library streams behind cvStreamCreate: a released stream is handed out again once no handle
-// and no tracked work holds it and cudaStreamQuery reports nothing pending on it.
+// and no tracked work holds it and nothing is pending on it, whether its raw handle was ever given out or not.
 #include "engine_fixtures.hpp"
 
 using namespace enginetest;
@@ -58,14 +58,14 @@ TEST_CASE("stream pool: a released idle stream is reused; one still held, busy o
     }
 }
 
-TEST_CASE("stream pool: a stream left waiting by library work (cvStreamWaitStream) is not handed out busy",
+TEST_CASE("stream pool: a stream left waiting by library work, its raw handle never given out, is not handed out busy",
           "[gpu][engine][stream-pool]") {
     CVTEST_REQUIRE_GPU();
     CV_OK(cvSyncAndCollect());
     Stream producer = createStream();
     CVTEST_CUDA(cvtest::launchSpin(handleOf(producer.get()), kBusyProducer));
     cvStream raw = nullptr;
-    CV_OK(cvStreamCreate(&raw)); // no raw handle asked for: only the library queues on it
+    CV_OK(cvStreamCreate(&raw)); // no handle asked for: the stream is known idle until the library queues on it
     Stream waiting(raw);
     CV_OK(cvStreamWaitStream(waiting.get(), producer.get())); // now it waits behind the spin
     waiting.reset();

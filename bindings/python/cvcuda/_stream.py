@@ -18,7 +18,6 @@ _adopted_torch = {}  # (device_index, cuda_stream) -> Stream: torch's pooled str
 _create = lib.cvStreamCreate
 _create_on_device = lib.cvStreamCreateOnDevice
 _stream_release = lib.cvStreamRelease
-_gc = ffi.gc
 _cast = ffi.cast
 
 
@@ -81,7 +80,9 @@ class Stream(metaclass=_StreamMeta):
     :class:`NoDeviceError` without a device, :class:`CudaError` if CUDA fails to create the stream.
     """
 
-    __slots__ = ("_cv", "_handle", "_owner", "_device", "__weakref__")
+    # _release: the handle __del__ releases (Stream() only, whose _cv is the plain handle); None where _cv is an
+    # ffi.gc handle that releases itself (adopted and default streams, made off the hot path).
+    __slots__ = ("_cv", "_release", "_handle", "_owner", "_device", "__weakref__")
 
     def __init__(self, device: Any = None) -> None:
         # One C call, which reuses a released stream of the device whose work has completed when there is one
@@ -94,10 +95,19 @@ class Stream(metaclass=_StreamMeta):
             status = _create_on_device(index, ffi.NULL, stream)
         if status:
             raise error_from_status(lib, status)
-        self._cv = _gc(stream[0], _stream_release)
+        # Released by __del__ rather than ffi.gc: a second cdata object per stream cost about a fifth of Stream().
+        self._cv = self._release = stream[0]
         self._handle = None
         self._owner = None
         self._device = index
+
+    def __del__(self, _stream_release=_stream_release) -> None:  # bound at definition: module globals go at exit
+        try:
+            handle = self._release
+        except AttributeError:  # __init__ raised before the handle existed
+            return
+        if handle is not None:
+            _stream_release(handle)
 
     @property
     def device(self) -> int:
@@ -195,6 +205,7 @@ def _adopt(cuda_stream: int, owner: Any) -> Stream:
         raise error_from_status(lib, status)
     stream = Stream.__new__(Stream)
     stream._cv = ffi.gc(out[0], lib.cvStreamRelease)
+    stream._release = None
     stream._handle = _cuda_handle(stream._cv)
     stream._owner = owner  # keeps the producer's stream object (and so its cudaStream_t) alive
     stream._device = None
@@ -230,6 +241,7 @@ def default_of(device: int) -> Stream:
             raise error_from_status(lib, status)
         stream = Stream.__new__(Stream)
         stream._cv = ffi.gc(out[0], lib.cvStreamRelease)
+        stream._release = None
         stream._handle = 0
         stream._owner = None
         stream._device = device

@@ -84,7 +84,7 @@ def _adopt_wrapped(handle, owner) -> "Tensor":
     """A Tensor for a fresh handle from cvTensorWrap. It holds `owner`; the first operator that uses the tensor hands
     it to the library's cleanup callback (_hold_owner), so wrapping alone costs no callback."""
     tensor = _new_object(Tensor)
-    tensor._cv = _gc(handle, _release)
+    tensor._cv = handle  # released by Tensor.__del__
     tensor._info = None
     tensor._like = None
     tensor._owner = owner if _keepalive else None
@@ -110,7 +110,7 @@ def _hold_owner(tensor: "Tensor") -> None:
 def _adopt_owned(handle, like=None) -> "Tensor":
     """A Tensor for a fresh handle from cvTensorCreate; `like`: its Tensor._make_like tuple when already known."""
     tensor = _new_object(Tensor)
-    tensor._cv = _gc(handle, _release)
+    tensor._cv = handle  # released by Tensor.__del__
     tensor._info = None
     tensor._like = like
     tensor._owner = None
@@ -223,10 +223,19 @@ class Tensor:
         status = _create(len(extents), ffi.new("int64_t[]", extents or (0,)), cv_dtype, layout_arg, out)
         if status:
             raise error_from_status(lib, status)
-        self._cv = _gc(out[0], _release)
+        self._cv = out[0]  # released by __del__
         self._info = None
         self._like = None
         self._owner = None
+
+    def __del__(self, _release=_release) -> None:  # bound at definition: module globals go at exit
+        # The handle is released here rather than by an ffi.gc wrapper, a second cdata object per tensor: an
+        # allocating operator makes one tensor per call.
+        try:
+            handle = self._cv
+        except AttributeError:  # __init__ raised before the handle existed
+            return
+        _release(handle)
 
     def _get_info(self):
         info = ffi.new("cvTensorInfo *")
