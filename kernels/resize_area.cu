@@ -130,19 +130,20 @@ bool planResizeArea(const ResizeParams &p, ResizeAreaShape &s, int32_t warps) {
     int64_t best = -1;
     for (int32_t w = warps > 0 ? warps : 1; w <= (warps > 0 ? warps : kAreaMaxWarps); ++w) {
         const int32_t pitch = slotPitchFor(m, c, K, w);
-        if (areaSmemBytes(kAreaSlots<kAreaAhead>, pitch, table) > kAreaSmemLimit) continue;
+        if (areaSmemBytes(kAreaSlots<kAreaAhead>, pitch, table, areaOutPitch(w, c)) > kAreaSmemLimit) continue;
         const int64_t cost = rowCost(firsts, c, K, w);
         if (best < 0 || cost <= best) best = cost, s.warps = w, s.slotPitch = pitch; // ties: the wider block
     }
     if (best < 0) return false;
     s.strips = (m.x.dst + 32 * s.warps - 1) / (32 * s.warps);
-    const int64_t resident = int64_t(kSMs) * residentPerSM(32 * s.warps, areaSmemBytes(kAreaSlots<kAreaAhead>, s.slotPitch, table));
+    s.outPitch = areaOutPitch(s.warps, c);
+    const int64_t resident = int64_t(kSMs) * residentPerSM(32 * s.warps, areaSmemBytes(kAreaSlots<kAreaAhead>, s.slotPitch, table, s.outPitch));
     const int64_t bands = std::min<int64_t>(rows, std::max<int64_t>(std::max<int64_t>(1, resident / s.strips), (rows + most - 1) / most));
     if (bands > 65535) return false;
     s.bandRows = (rows + bands - 1) / bands;
     s.bands = (rows + s.bandRows - 1) / s.bandRows;
     s.streamRows = static_cast<int32_t>(areaMaxStream(m.y, s.bandRows));
-    s.smemBytes = areaSmemBytes(kAreaSlots<kAreaAhead>, s.slotPitch, s.streamRows);
+    s.smemBytes = areaSmemBytes(kAreaSlots<kAreaAhead>, s.slotPitch, s.streamRows, s.outPitch);
     return true;
 }
 

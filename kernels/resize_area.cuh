@@ -14,7 +14,9 @@
 // sum bit for bit. The vertical pass accumulates each row sum into the destination rows that use it, again in the
 // sampler's order (rows ascending: head, inner, tail). Cells of consecutive destination rows share at most one
 // source row, so two accumulators per thread suffice (planResizeArea checks this on the host). The integer box is
-// the same with weights 1 (exact integer sums) and the sampler's final multiply by 1 / (kx * ky).
+// the same with weights 1 (exact integer sums) and the sampler's final multiply by 1 / (kx * ky). A completed
+// destination row goes to a shared-memory buffer and, after the next barrier, to dst in consecutive words (the
+// lanes' columns are `warps` apart: storing each pixel from its thread would write a sector per lane).
 //
 // The ring: the band's source rows get sequence numbers in order, row k lands in slot k % kAreaSlots<A>. With one
 // barrier per row a thread may still compute row k - 1 while another issues the copies of row k + A, so the slots
@@ -111,8 +113,14 @@ CVK_AREA_HD int64_t areaMaxStream(const Axis &y, int64_t bandRows) {
     return static_cast<int64_t>(double(bandRows) * y.scale) + 3 * images + 2;
 }
 
-// Shared memory of a block: `slots` ring slots of `pitch` bytes, then the table of `streamRows` source rows.
-CVK_AREA_HD int32_t areaSmemBytes(int32_t slots, int32_t pitch, int32_t streamRows) { return slots * pitch + 16 * streamRows; }
+// Bytes per buffered destination row of a strip: its pixels, 4-byte words.
+CVK_AREA_HD int32_t areaOutPitch(int32_t warps, int32_t C) { return (32 * warps * C + 15) & ~15; }
+
+// Shared memory of a block: `slots` ring slots of `pitch` bytes, the table of `streamRows` source rows, then four
+// destination rows of `outPitch` bytes (areaFlush).
+CVK_AREA_HD int32_t areaSmemBytes(int32_t slots, int32_t pitch, int32_t streamRows, int32_t outPitch) {
+    return slots * pitch + 16 * streamRows + 4 * outPitch;
+}
 
 // ------------------------------------------------------------------------------------------------ the block
 
@@ -268,33 +276,30 @@ template <int CT> CVK_AREA_HD AreaSums<CT> areaSums(const Mapping &m, const Area
     return v;
 }
 
-// Writes the completed destination row's pixel of this column (the sampler's rounding; the integer box's multiply
-// by 1 / (kx * ky) as the sampler computes it) and moves the sums on to the next row.
-template <int CT, int K> CVK_AREA_HD void areaFinishRow(const ResizeParams &p, const Mapping &m, const AreaColumn<K> &col, AreaSums<CT> &v) {
+// Source row k's output buffers: pair k % 2, one buffer per destination row it completes.
+CVK_AREA_HD uint8_t *areaOutBuffer(uint8_t *outBufs, int32_t outPitch, int64_t k, int j) {
+    return outBufs + (2 * static_cast<int32_t>(k & 1) + j) * outPitch;
+}
+
+// The j-th destination row source row k completes: this column's pixel into its output buffer (the sampler's
+// rounding; the integer box's multiply by 1 / (kx * ky) as the sampler computes it), and the sums moved on.
+template <int CT, int K>
+CVK_AREA_HD void areaFinishRow(const Mapping &m, const AreaBlock &b, const AreaColumn<K> &col, AreaSums<CT> &v, uint8_t *out) {
     if (col.valid) {
         const float norm = 1.f / static_cast<float>(m.x.iscale * m.y.iscale);
-        uint8_t px[CT];
         CVK_AREA_UNROLL
-        for (int c = 0; c < CT; ++c) px[c] = saturateFloat<uint8_t>(m.areaKind == kAreaFast ? v.acc[c] * norm : v.acc[c]);
-        uint8_t *out = reinterpret_cast<uint8_t *>(p.dst.data + int64_t(v.n) * p.dst.stride[kN] + int64_t(v.y) * p.dst.stride[kH]) + int64_t(col.x) * CT;
-        if (CT == 4 && (reinterpret_cast<uintptr_t>(out) & 3) == 0) {
-            *reinterpret_cast<uint32_t *>(out) = uint32_t(px[0]) | uint32_t(px[CT > 1 ? 1 : 0]) << 8 | uint32_t(px[CT > 2 ? 2 : 0]) << 16 |
-                                                 uint32_t(px[CT - 1]) << 24;
-        } else {
-            CVK_AREA_UNROLL
-            for (int c = 0; c < CT; ++c) out[c] = px[c];
-        }
+        for (int c = 0; c < CT; ++c) out[(col.x - b.x0) * CT + c] = saturateFloat<uint8_t>(m.areaKind == kAreaFast ? v.acc[c] * norm : v.acc[c]);
     }
     CVK_AREA_UNROLL
     for (int c = 0; c < CT; ++c) v.acc[c] = v.accNext[c], v.accNext[c] = 0.f;
     if (++v.y == m.y.dst) v.y = 0, ++v.n;
 }
 
-// One staged source row (entry e, in `slot`): this thread's row sum added to the destination rows that weigh it
-// (x + 0 * h is x: next's weight is 0 outside its cell), and the rows it completes written.
+// One staged source row k (entry e, in `slot`): this thread's row sum added to the destination rows that weigh it
+// (x + 0 * h is x: next's weight is 0 outside its cell), and the rows it completes into its output buffers.
 template <int CT, int K>
-CVK_AREA_HD void areaProcess(const ResizeParams &p, const Mapping &m, const AreaRowEntry &e, const AreaColumn<K> &col, AreaSums<CT> &v,
-                             const uint8_t *slot) {
+CVK_AREA_HD void areaProcess(const Mapping &m, const AreaBlock &b, const AreaRowEntry &e, const AreaColumn<K> &col, AreaSums<CT> &v,
+                             const uint8_t *slot, int64_t k, uint8_t *outBufs, int32_t outPitch) {
     float h[CT];
     if (col.valid) {
         areaRowSum<CT, K>(slot, col.o + e.shift, col.w, h);
@@ -307,8 +312,31 @@ CVK_AREA_HD void areaProcess(const ResizeParams &p, const Mapping &m, const Area
         v.acc[c] += e.wCur * h[c];
         v.accNext[c] += e.wNext * h[c];
     }
-    if (e.finCur) areaFinishRow<CT, K>(p, m, col, v);
-    if (e.finNext) areaFinishRow<CT, K>(p, m, col, v);
+    if (e.finCur) areaFinishRow<CT, K>(m, b, col, v, areaOutBuffer(outBufs, outPitch, k, 0));
+    if (e.finNext) areaFinishRow<CT, K>(m, b, col, v, areaOutBuffer(outBufs, outPitch, k, 1));
+}
+
+// After the barrier that follows areaProcess of source row k (entry e): the destination rows it completed, the last
+// ones before v's, from their output buffers to dst (this thread's part), in 4-byte words where the strip's bytes of
+// the row start 4-byte aligned, else byte by byte: either way a warp writes consecutive bytes. Row k's buffers are
+// written again only by row k + 2, after the next barrier.
+template <int CT>
+CVK_AREA_HD void areaFlush(const ResizeParams &p, const Mapping &m, const AreaBlock &b, const AreaSums<CT> &v, const AreaRowEntry &e, int64_t k,
+                           uint8_t *outBufs, int32_t outPitch, int tid, int nthreads) {
+    const int32_t count = e.finCur + e.finNext, bytes = b.w * CT;
+    int32_t n = v.n, y = v.y - count;
+    if (y < 0) y += m.y.dst, --n;
+    for (int32_t j = 0; j < count; ++j) {
+        const uint8_t *from = areaOutBuffer(outBufs, outPitch, k, j);
+        uint8_t *to = reinterpret_cast<uint8_t *>(p.dst.data + int64_t(n) * p.dst.stride[kN] + int64_t(y) * p.dst.stride[kH]) + int64_t(b.x0) * CT;
+        int32_t done = 0;
+        if ((reinterpret_cast<uintptr_t>(to) & 3) == 0) {
+            done = bytes & ~3;
+            for (int32_t i = tid; i < bytes / 4; i += nthreads) reinterpret_cast<uint32_t *>(to)[i] = reinterpret_cast<const uint32_t *>(from)[i];
+        }
+        for (int32_t i = done + tid; i < bytes; i += nthreads) to[i] = from[i];
+        if (++y == m.y.dst) y = 0, ++n;
+    }
 }
 
 // ------------------------------------------------------------------------------------------------ the kernel
@@ -318,13 +346,15 @@ CVK_AREA_HD void areaProcess(const ResizeParams &p, const Mapping &m, const Area
 // table of source rows computed while they load (the first row's barrier publishes the table); then per source row: the copies of the row A further on
 // (one cp.async group per row, empty past the band's end), this thread's copies of the row complete, one barrier
 // (every thread's copies are, and nobody still reads the slot the next copies overwrite: resize_area.cuh's ring),
-// and the row's sums. A is a template parameter so that the probe can time other depths.
+// the destination rows the previous row completed written out from shared memory, and the row's sums; after the
+// last row one more barrier and write-out. A is a template parameter so that the probe can time other depths.
 template <int CT, int K, int A>
 __global__ void __launch_bounds__(kAreaMaxThreads, kAreaBlocksPerSM) areaKernel(ResizeParams p, Mapping m, AreaShape s) {
     extern __shared__ int4 areaSmem[];
     constexpr int S = kAreaSlots<A>;
     auto *slots = reinterpret_cast<uint8_t *>(areaSmem);
     auto *table = reinterpret_cast<AreaRowEntry *>(slots + S * s.slotPitch);
+    uint8_t *outBufs = reinterpret_cast<uint8_t *>(table + s.streamRows);
     const int tid = static_cast<int>(threadIdx.x), nthreads = static_cast<int>(blockDim.x);
     const AreaBlock b = areaBlock(m, s, CT, p.dst.shape[kN] * m.y.dst, static_cast<int32_t>(blockIdx.x), blockIdx.y);
     AreaStream issue = areaStream(b);
@@ -348,10 +378,13 @@ __global__ void __launch_bounds__(kAreaMaxThreads, kAreaBlocksPerSM) areaKernel(
         bandCommit();
         bandWait<A>();
         __syncthreads();
-        areaProcess<CT, K>(p, m, table[k], col, v, slots + slot * s.slotPitch);
+        if (k > 0) areaFlush<CT>(p, m, b, v, table[k - 1], k - 1, outBufs, s.outPitch, tid, nthreads);
+        areaProcess<CT, K>(m, b, table[k], col, v, slots + slot * s.slotPitch, k, outBufs, s.outPitch);
         slot = slot + 1 == S ? 0 : slot + 1;
         issueSlot = issueSlot + 1 == S ? 0 : issueSlot + 1;
     }
+    __syncthreads();
+    if (b.length > 0) areaFlush<CT>(p, m, b, v, table[b.length - 1], b.length - 1, outBufs, s.outPitch, tid, nthreads);
 }
 #endif
 

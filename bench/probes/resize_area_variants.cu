@@ -34,7 +34,7 @@ ResizeParams params(View4 s, View4 d) {
 // The AREA row path's kernel with A rows in flight for the plan's channel count and taps.
 template <int A, int CT> void launchAhead(const ResizeParams &p, const ResizeAreaShape &s, cudaStream_t st) {
     const Mapping m = mappingOf(p.src, p.dst.shape[kH], p.dst.shape[kW], p.interp);
-    const int smem = areaSmemBytes(kAreaSlots<A>, s.slotPitch, s.streamRows);
+    const int smem = areaSmemBytes(kAreaSlots<A>, s.slotPitch, s.streamRows, s.outPitch);
     auto go = [&](auto kernel) {
         if (smem > 48 * 1024) CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
         kernel<<<dim3(unsigned(s.strips), unsigned(s.bands)), unsigned(32 * s.warps), smem, st>>>(p, m, s);
@@ -62,7 +62,7 @@ ResizeAreaShape withBands(const ResizeParams &p, ResizeAreaShape s, int64_t band
     s.bandRows = bandRows;
     s.bands = (rows + bandRows - 1) / bandRows;
     s.streamRows = int32_t(areaMaxStream(y, bandRows));
-    s.smemBytes = areaSmemBytes(kAreaSlots<kAreaAhead>, s.slotPitch, s.streamRows);
+    s.smemBytes = areaSmemBytes(kAreaSlots<kAreaAhead>, s.slotPitch, s.streamRows, s.outPitch);
     return s;
 }
 
@@ -149,7 +149,7 @@ int main() {
             if (v.how >= 2)
                 std::snprintf(geometry, sizeof geometry, "K=%d, %d warps x %d strips, %lld bands of %lld rows, %d B smem", kAreaTaps[v.shape.taps],
                               v.shape.warps, v.shape.strips, (long long)v.shape.bands, (long long)v.shape.bandRows,
-                              v.how == 3 ? areaSmemBytes(kAreaSlots<6>, v.shape.slotPitch, v.shape.streamRows) : v.shape.smemBytes);
+                              v.how == 3 ? areaSmemBytes(kAreaSlots<6>, v.shape.slotPitch, v.shape.streamRows, v.shape.outPitch) : v.shape.smemBytes);
             else if (v.how == 0)
                 std::snprintf(geometry, sizeof geometry, "tiles %dx%d, %d B smem", tile.tileW, tile.tileH, tile.smemBytes);
             std::printf("%-20s %-26s %9.1f %8.2f %10lld  %s\n", c.name, v.name, t, t / tCopy, (long long)bad, geometry);

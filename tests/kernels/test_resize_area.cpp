@@ -75,7 +75,8 @@ TEST_CASE("planResizeArea: the benchmark's rows and what stays on the tiled path
         CHECK(s.strips * 32 * s.warps >= m.x.dst);
         CHECK((s.strips - 1) * 32 * s.warps < m.x.dst);
         CHECK(s.smemBytes <= kAreaSmemLimit);
-        CHECK(s.smemBytes == areaSmemBytes(kAreaSlots<kAreaAhead>, s.slotPitch, s.streamRows));
+        CHECK(s.smemBytes == areaSmemBytes(kAreaSlots<kAreaAhead>, s.slotPitch, s.streamRows, s.outPitch));
+        CHECK(s.outPitch >= 32 * s.warps * r.p.src.shape[cvk::kC]);
         CHECK(s.slotPitch % 16 == 0);
         CHECK(s.streamRows <= kAreaMaxStreamRows);
         const int64_t rowsTotal = r.p.dst.shape[cvk::kN] * m.y.dst;
@@ -109,13 +110,16 @@ struct BlockRow {
 };
 
 // Runs every block the way the kernel does, into p.dst: per block, the copies of the first A + 1 source rows, the
-// table and the columns; then per row k the copies of row k + A + 1 by every thread before any computes row k.
+// table and the columns; then per row k the copies of row k + A + 1 by every thread before any computes row k,
+// and thread by thread the write-out of its part of the rows row k - 1 completed and its sums of row k (so the
+// later threads write out after the earlier ones have stored row k's pixels: one output buffer pair would show).
 template <int CT, int K> void runBlocks(const cvk::ResizeParams &p, const Mapping &m, const cvk::ResizeAreaShape &s) {
     constexpr int A = kAreaAhead, S = kAreaSlots<A>;
     const int nthreads = 32 * s.warps;
     std::vector<uint4> smem(size_t(s.smemBytes) / 16 + 1);
     auto *slots = reinterpret_cast<uint8_t *>(smem.data());
     auto *table = reinterpret_cast<AreaRowEntry *>(slots + S * s.slotPitch);
+    auto *outBufs = reinterpret_cast<uint8_t *>(table + s.streamRows);
     const int64_t rows = p.dst.shape[cvk::kN] * m.y.dst;
     for (int64_t band = 0; band < s.bands; ++band)
         for (int32_t strip = 0; strip < s.strips; ++strip) {
@@ -137,8 +141,13 @@ template <int CT, int K> void runBlocks(const cvk::ResizeParams &p, const Mappin
             }
             for (int64_t k = 0; k < b.length; ++k) {
                 issueRow(k + A + 1);
-                for (int tid = 0; tid < nthreads; ++tid) areaProcess<CT, K>(p, m, table[k], cols[size_t(tid)], sums[size_t(tid)], slots + (k % S) * s.slotPitch);
+                for (int tid = 0; tid < nthreads; ++tid) { // thread by thread: later threads write out after earlier ones computed
+                    if (k > 0) areaFlush<CT>(p, m, b, sums[size_t(tid)], table[k - 1], k - 1, outBufs, s.outPitch, tid, nthreads);
+                    areaProcess<CT, K>(m, b, table[k], cols[size_t(tid)], sums[size_t(tid)], slots + (k % S) * s.slotPitch, k, outBufs, s.outPitch);
+                }
             }
+            for (int tid = 0; b.length > 0 && tid < nthreads; ++tid)
+                areaFlush<CT>(p, m, b, sums[size_t(tid)], table[b.length - 1], b.length - 1, outBufs, s.outPitch, tid, nthreads);
         }
 }
 
@@ -189,7 +198,7 @@ TEST_CASE("AREA row path: every block equals the per-pixel sampler byte for byte
             s.bandRows = r.bandRows;
             s.bands = (r.n * r.oh + r.bandRows - 1) / r.bandRows;
             s.streamRows = static_cast<int32_t>(areaMaxStream(m.y, s.bandRows));
-            s.smemBytes = areaSmemBytes(kAreaSlots<kAreaAhead>, s.slotPitch, s.streamRows);
+            s.smemBytes = areaSmemBytes(kAreaSlots<kAreaAhead>, s.slotPitch, s.streamRows, s.outPitch);
         }
         const std::vector<uint8_t> want = cvtest::samplerBytes<uint8_t, kArea>(p, m, size_t(r.n) * r.oh * r.ow * r.c, 0xA5);
         const int32_t taps = kAreaTaps[s.taps];
