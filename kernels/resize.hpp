@@ -114,6 +114,7 @@ struct ResizeAreaShape {
     int32_t slotPitch;  // bytes per staged source row (resize_area.cuh, areaSlotPitch of the widest strip)
     int32_t streamRows; // the most source rows a band stages (resize_area.cuh, areaMaxStream): its table's entries
     int32_t outPitch;   // bytes per buffered destination row (resize_area.cuh, areaOutPitch)
+    int32_t lastRow;    // the last source row that destination row dstH - 1 reads
     int32_t smemBytes;  // the ring of slots, the band's table of source rows, four destination rows
     int64_t bandRows, bands;
 };

@@ -137,6 +137,7 @@ bool planResizeArea(const ResizeParams &p, ResizeAreaShape &s, int32_t warps) {
     if (best < 0) return false;
     s.strips = (m.x.dst + 32 * s.warps - 1) / (32 * s.warps);
     s.outPitch = areaOutPitch(s.warps, c);
+    s.lastRow = areaRun(m, m.y, m.y.dst - 1).last;
     const int64_t resident = int64_t(kSMs) * residentPerSM(32 * s.warps, areaSmemBytes(kAreaSlots<kAreaAhead>, s.slotPitch, table, s.outPitch));
     const int64_t bands = std::min<int64_t>(rows, std::max<int64_t>(std::max<int64_t>(1, resident / s.strips), (rows + most - 1) / most));
     if (bands > 65535) return false;

@@ -135,19 +135,40 @@ struct AreaBlock {
     int32_t lastOfImage;     // the last source row any destination row of an image reads
 };
 
+// The four runs a block's edges need (first of the strip's first column, last of its last column, first of the
+// band's first row, last of its last row): on the GPU lanes 0 to 3 of each warp compute one each and the warp shares
+// them (one areaCell of double divisions per warp, not four per thread).
+CVK_AREA_HD void areaEdges(const Mapping &m, int32_t x0, int32_t x1, int32_t y0, int32_t y1, int32_t (&e)[4]) {
+#ifdef __CUDA_ARCH__
+    const int lane = static_cast<int>(threadIdx.x & 31);
+    const AreaRun r = areaRun(m, lane < 2 ? m.x : m.y, lane == 0 ? x0 : lane == 1 ? x1 : lane == 2 ? y0 : y1);
+    const int32_t v = lane & 1 ? r.last : r.first;
+    CVK_AREA_UNROLL
+    for (int j = 0; j < 4; ++j) e[j] = __shfl_sync(0xffffffffu, v, j);
+#else
+    e[0] = areaRun(m, m.x, x0).first;
+    e[1] = areaRun(m, m.x, x1).last;
+    e[2] = areaRun(m, m.y, y0).first;
+    e[3] = areaRun(m, m.y, y1).last;
+#endif
+}
+
+// Every thread of a block calls it (areaEdges shares values within warps).
 CVK_AREA_HD AreaBlock areaBlock(const Mapping &m, const AreaShape &s, int32_t C, int64_t rows, int32_t strip, int64_t band) {
     AreaBlock b;
     b.x0 = strip * 32 * s.warps;
     b.w = m.x.dst - b.x0 < 32 * s.warps ? m.x.dst - b.x0 : 32 * s.warps;
-    b.span = areaSpan(m, C, b.x0, b.w);
     b.first = band * s.bandRows;
     b.end = b.first + s.bandRows < rows ? b.first + s.bandRows : rows;
     const int32_t dstH = m.y.dst;
     b.n0 = static_cast<int32_t>(b.first / dstH);
-    b.y0 = areaRun(m, m.y, static_cast<int32_t>(b.first % dstH)).first;
     b.nLast = static_cast<int32_t>((b.end - 1) / dstH);
-    b.lastY = areaRun(m, m.y, static_cast<int32_t>((b.end - 1) % dstH)).last;
-    b.lastOfImage = areaRun(m, m.y, dstH - 1).last;
+    int32_t e[4];
+    areaEdges(m, b.x0, b.x0 + b.w - 1, static_cast<int32_t>(b.first % dstH), static_cast<int32_t>((b.end - 1) % dstH), e);
+    b.span = {e[0] * C, (e[1] + 1) * C};
+    b.y0 = e[2];
+    b.lastY = e[3];
+    b.lastOfImage = s.lastRow;
     b.length = b.n0 == b.nLast ? int64_t(b.lastY) - b.y0 + 1
                                : (int64_t(b.lastOfImage) - b.y0 + 1) + int64_t(b.nLast - b.n0 - 1) * (b.lastOfImage + 1) + b.lastY + 1;
     return b;

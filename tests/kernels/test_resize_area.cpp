@@ -222,6 +222,7 @@ TEST_CASE("areaMaxStream bounds every band's source rows", "[resize][area][cpu]"
             cvk::ResizeAreaShape s{};
             s.warps = 1;
             s.bandRows = bandRows;
+            s.lastRow = areaRun(m, m.y, a.dst - 1).last;
             const int64_t rows = 4 * int64_t(a.dst), bands = (rows + bandRows - 1) / bandRows;
             for (int64_t band = 0; band < bands; ++band) CHECK(areaBlock(m, s, 3, rows, 0, band).length <= areaMaxStream(m.y, bandRows));
         }
