@@ -24,6 +24,8 @@
 //
 // Each step is a __host__ __device__ function over a thread index, so the CPU tests run whole blocks against
 // samplePixel (with the copies done at once, and every row computed only after the next rows' copies are issued).
+// On the GPU every add of a product is a fused multiply-add, in the sampler and here alike; the bytes equal the
+// tiled path's (bench/probes/resize_area_variants.cu checks them on an H200).
 #pragma once
 
 #include "resize_band.cuh"
@@ -57,7 +59,7 @@ template <int A> constexpr int kAreaSlots = A + 2;
 constexpr int kAreaBlocksPerSM = 4;
 
 // One destination index's run of source pixels on one axis: taps first..last (inclusive), pixel x weighted
-// x < lo ? head : x < hi ? inner : tail (areaCell's cell; the integer box: inner 1, no head or tail). Rows carry
+// x < lo ? head : x < hi ? inner : tail (areaCell's cell; the integer box: inner 1, no head or tail).
 struct AreaRun {
     int32_t first, last, lo, hi;
     float head, inner, tail;
@@ -103,7 +105,6 @@ CVK_AREA_HD int32_t areaSlotPitch(const Mapping &m, int32_t C, int32_t K, int32_
     const int32_t reads = 4 * ((lastO >> 2) + (K * C + 3) / 4 + 1), staged = 15 + span.b1 - span.b0;
     return ((reads > staged ? reads : staged) + 15) & ~15;
 }
-
 
 // The most source rows a band of `bandRows` destination rows stages, over every band: per image it touches, its
 // rows d1..d2 read source rows first(d1) >= d1 * scale - 2 to last(d2) <= (d2 + 1) * scale, and it touches at most
