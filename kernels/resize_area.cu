@@ -138,8 +138,14 @@ bool planResizeArea(const ResizeParams &p, ResizeAreaShape &s, int32_t warps) {
     s.strips = (m.x.dst + 32 * s.warps - 1) / (32 * s.warps);
     s.outPitch = areaOutPitch(s.warps, c);
     s.lastRow = areaRun(m, m.y, m.y.dst - 1).last;
-    const int64_t resident = int64_t(kSMs) * residentPerSM(32 * s.warps, areaSmemBytes(kAreaSlots<kAreaAhead>, s.slotPitch, table, s.outPitch));
-    const int64_t bands = std::min<int64_t>(rows, std::max<int64_t>(std::max<int64_t>(1, resident / s.strips), (rows + most - 1) / most));
+    // The bands for a table of `tableRows` entries; again for the table of the bands found, whose smaller shared
+    // memory may keep more blocks resident (more bands, each smaller: the table only shrinks).
+    auto bandsFor = [&](int32_t tableRows) {
+        const int64_t resident = int64_t(kSMs) * residentPerSM(32 * s.warps, areaSmemBytes(kAreaSlots<kAreaAhead>, s.slotPitch, tableRows, s.outPitch));
+        return std::min<int64_t>(rows, std::max<int64_t>(std::max<int64_t>(1, resident / s.strips), (rows + most - 1) / most));
+    };
+    int64_t bands = bandsFor(table);
+    bands = bandsFor(static_cast<int32_t>(areaMaxStream(m.y, (rows + bands - 1) / bands)));
     if (bands > 65535) return false;
     s.bandRows = (rows + bands - 1) / bands;
     s.bands = (rows + s.bandRows - 1) / s.bandRows;
