@@ -1,9 +1,10 @@
 // cvResize's and cvResizeTorchvision's kernels: one per (element type, interpolation, channel variant), all built on the shared sampler of
 // resize_filters.cuh, dispatched through one table without holes; the shapes planResizeLinear accepts go to the
-// periodic LINEAR path (resize_linear.cu), then those planResizeBand accepts and
-// resizeBandPreferred prefers go to the band path instead (resize_band.cu), then those planResizeCubic takes and
-// resizeCubicPreferred prefers to the separable CUBIC path (resize_cubic.cu), then those planResizeRows accepts to the
-// row paths (resize_rows.cu), then those planResizeTile accepts to the tiled path (resize_tiled.cu), and those
+// periodic LINEAR path (resize_linear.cu), then those planResizeBand accepts and resizeBandPreferred prefers to the
+// band path (resize_band.cu), then those planResizeCubic takes and resizeCubicPreferred prefers to the separable
+// CUBIC path (resize_cubic.cu), then those planResizeRows accepts to the row paths (resize_rows.cu), then the AREA
+// shapes planResizeArea accepts to the AREA row path (resize_area.cu), then those
+// planResizeTile accepts to the tiled path (resize_tiled.cu), and those
 // planTvResizeTile accepts to the separable antialiased path (resize_tv.cu): all compute the same values.
 #include "resize.hpp"
 #include "resize_launch.cuh"
@@ -91,6 +92,8 @@ cudaError_t launchResize(const ResizeParams &p, cudaStream_t stream) {
     if (resizeCubicPreferred(p) && planResizeCubic(p, cubic)) return launchResizeCubic(p, cubic, stream);
     ResizeRowShape rows;
     if (planResizeRows(p, rows)) return launchResizeRows(p, rows, stream);
+    ResizeAreaShape area;
+    if (p.interp == kArea && planResizeArea(p, area)) return launchResizeArea(p, area, stream);
     ResizeTileShape tile;
     if (planResizeTile(p, tile)) return launchResizeTiled(p, tile, stream);
     TvTileShape tvTile;
@@ -110,6 +113,7 @@ cudaError_t preloadResizeKernels() {
     if (err == cudaSuccess) err = preloadResizeBandKernels();
     if (err == cudaSuccess) err = preloadResizeLinearKernels();
     if (err == cudaSuccess) err = preloadResizeCubicKernels();
+    if (err == cudaSuccess) err = preloadResizeAreaKernels();
     return err == cudaSuccess ? preloadResizeFusedKernels() : err;
 }
 

@@ -130,10 +130,10 @@ struct ResizeLinearShape {
 // (row, thread span) items per thread and band (the probe's variants); planResizeLinear is the choice launchResize
 // makes. Both leave perBlock and blocks to
 // launchResizeLinear: one item per block for depth 1, one wave of resident blocks for depth 2.
-// launchResize tries it first: not yet measured on an H200 (bench/probes/resize_linear_variants.cu times it against
-// the band path it replaces for these shapes); it issues fewer instructions per output byte (no tap table, no
-// per-tap addressing, rows blended first on whole staged words), which is what Nsight Compute found the band path
-// bound by.
+// launchResize tries it first: it issues fewer instructions per output byte than the band path it replaces for these
+// shapes (no tap table, no per-tap addressing, rows blended first on whole staged words; Nsight Compute found the band
+// path bound by instruction issue), and ran 2.2-2.4x as fast on an H200 (bench/probes/resize_linear_variants.cu;
+// figures where planResizeLinear chooses its variant, resize_linear.cu).
 bool planResizeLinear(const ResizeParams &p, ResizeLinearShape &shape);
 bool planResizeLinearWith(const ResizeParams &p, int32_t variant, int32_t bandRows, int32_t strips, int32_t depth, int32_t itemsPerThread,
                           ResizeLinearShape &shape);
@@ -166,18 +166,51 @@ struct ResizeCubicShape {
 // dispatch and the probe bench/probes/resize_cubic_variants.cu times its variants): uint8 CUBIC with 1, 3 or 4
 // channels, pixels packed on both sides, source row and image strides multiples of 4 bytes (any base address),
 // factors of at most 4 on both axes (beyond, most staged rows and bytes feed no tap) and a strip whose ring fits
-// 48 KiB of shared memory. `variant` picks the kernel (ResizeCubicShape::variant; launchResize takes
-// kResizeCubicVariant), maxStripW > 0 narrows the strips. Exact: the same bytes as the per-pixel sampler. Pure host
-// arithmetic.
-constexpr int32_t kResizeCubicVariant = 1;
-bool planResizeCubic(const ResizeParams &p, ResizeCubicShape &shape, int32_t variant = kResizeCubicVariant, int32_t maxStripW = 0);
-// Whether launchResize prefers the separable CUBIC path over the row paths for a shape planResizeCubic takes: every
-// one, by its cost per destination pixel (one horizontal pass per source row where the row path sums 4 rows over
-// the whole span per destination row); bench/probes/resize_cubic_variants.cu measures 1.5x and 2x down and 2x up.
+// 48 KiB of shared memory. `variant` picks the kernel (ResizeCubicShape::variant), maxStripW > 0 narrows the
+// strips; launchResize takes kResizeCubicVariant and kResizeCubicMaxStripW. Exact: the same bytes as the per-pixel
+// sampler. Pure host arithmetic.
+// The choice, from bench/probes/resize_cubic_variants.cu on an H200 (GPU µs per call, 32x1080x1920x3 unless named;
+// the row paths' figure first): -> 720x1280 317.1 -> 257.7 (the other variants and strip widths 263-605);
+// 2x down 215.9 -> 195.6; 2x up from 540x960 393.5 -> 362.4; 16 x 4 channels -> 720x1280 237.4 -> 149.4.
+constexpr int32_t kResizeCubicVariant = 2;     // 4 pixels per thread, at most 320 threads a block
+constexpr int32_t kResizeCubicMaxStripW = 640; // strips of at most 640 destination columns
+bool planResizeCubic(const ResizeParams &p, ResizeCubicShape &shape, int32_t variant = kResizeCubicVariant,
+                     int32_t maxStripW = kResizeCubicMaxStripW);
+// Whether launchResize prefers the separable CUBIC path over the row paths for a shape planResizeCubic takes: 3 and 4
+// channels. One channel stays on the row paths, which the same probe measured faster there (32x1080x1920x1 ->
+// 720x1280: 150.6 µs against 183.2 for the best separable variant).
 bool resizeCubicPreferred(const ResizeParams &p);
 // The bands for `blocks` blocks per strip over `rows` destination rows (rows >= 1, blocks >= 1).
 void setResizeCubicBands(ResizeCubicShape &shape, int64_t rows, int64_t blocks);
 cudaError_t launchResizeCubic(const ResizeParams &p, ResizeCubicShape shape, cudaStream_t stream);
+
+// The geometry of cvResize's AREA row path (resize_area.cuh): strips of 32 * warps destination columns, one per
+// thread (one strip per block column of the grid), and bands of bandRows consecutive destination rows of the batch
+// (one per block row).
+struct ResizeAreaShape {
+    int32_t taps;      // index into resize::kAreaTaps: the compiled taps per column, >= every column's run
+    int32_t warps;     // per block
+    int32_t strips;
+    int32_t slotPitch;  // bytes per staged source row (resize_area.cuh, areaSlotPitch of the widest strip)
+    int32_t streamRows; // the most source rows a band stages (resize_area.cuh, areaMaxStream): its table's entries
+    int32_t outPitch;   // bytes per buffered destination row (resize_area.cuh, areaOutPitch)
+    int32_t lastRow;    // the last source row that destination row dstH - 1 reads
+    int32_t smemBytes;  // the ring of slots, the band's table of source rows, four destination rows
+    int64_t bandRows, bands;
+};
+
+// Whether launchResize can take the AREA row path for p, and its geometry (exposed so CPU tests can check the
+// dispatch): uint8 AREA with no axis enlarged (the integer box and the fractional table), 1, 3 or 4 channels,
+// pixels packed on both sides, any row strides and alignment, at most 16 source columns under a destination
+// column and a block that fits 48 KiB of shared memory. Exact: the same
+// bytes as the per-pixel sampler. `warps` > 0 forces the block width (the probe's variants); 0 lets the plan pick
+// the one with the fewest estimated issue cycles (shared-memory bank conflicts included). Pure host arithmetic.
+bool planResizeArea(const ResizeParams &p, ResizeAreaShape &shape, int32_t warps = 0);
+// launchResize takes the AREA row path for every shape planResizeArea accepts (before the tiled path):
+// bench/probes/resize_area_variants.cu on an H200 (GPU µs per call, 32 x 1080x1920, the tiled path's figure first):
+// 3 channels -> 224x224 205.8 -> 108.4, -> 270x480 206.8 -> 157.0, -> 720x1280 671.1 -> 419.2; 1 channel ->
+// 224x224 172.0 -> 68.7; 4 channels -> 224x224 203.0 -> 195.0.
+cudaError_t launchResizeArea(const ResizeParams &p, const ResizeAreaShape &shape, cudaStream_t stream);
 
 // The fused preprocessing pass: dst[n, y, x, c'] = normalize(convert(crop(resize(src))))[c'] where
 //   resized  = resize(src[n]) to (resizeH, resizeW) with `interp` (the sampler of cvResize, bit for bit),
@@ -229,5 +262,6 @@ cudaError_t preloadResizeRowKernels();   // part of preloadResizeKernels
 cudaError_t preloadResizeBandKernels();  // part of preloadResizeKernels
 cudaError_t preloadResizeLinearKernels(); // part of preloadResizeKernels
 cudaError_t preloadResizeCubicKernels(); // part of preloadResizeKernels
+cudaError_t preloadResizeAreaKernels();  // part of preloadResizeKernels
 
 } // namespace cvk

@@ -160,7 +160,7 @@ bool planResizeCubic(const ResizeParams &p, ResizeCubicShape &s, int32_t variant
     return true;
 }
 
-bool resizeCubicPreferred(const ResizeParams &) { return true; }
+bool resizeCubicPreferred(const ResizeParams &p) { return p.src.shape[kC] != 1; }
 
 void setResizeCubicBands(ResizeCubicShape &s, int64_t rows, int64_t blocks) {
     s.bandRows = std::min<int64_t>(kCubicMaxBandRows, (rows + blocks - 1) / blocks);

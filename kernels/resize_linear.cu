@@ -169,9 +169,18 @@ bool planResizeLinearWith(const ResizeParams &p, int32_t variant, int32_t bandRo
     return true;
 }
 
-// Bands of 2 rows (1.5x down: 3 source rows, each staged once), two buffers where they fit 48 KiB, else one.
+// The variant per channel count and vertical factor, from bench/probes/resize_linear_variants.cu on an H200 (GPU µs
+// per call of 32 x 1080x1920, outputs byte-identical; the band path's figure first, then this choice, then the
+// first plan tried before the probe): 3 channels -> 720x1280 188.6 -> 82.9 (97.2): 8 pixels a thread, bands of 4
+// rows, one buffer, 2 items a thread; -> 540x960 110.4 -> 65.5 (76.5): 8 pixels, bands of 1 row, one buffer;
+// 1 channel -> 720x1280 99.4 -> 41.6 (68.4) and 4 channels 237.2 -> 111.4 (126.5): the wider variant, bands of 2
+// rows, two buffers. Each falls back to bands of 2 rows with two buffers, then one, where its staging does not fit.
 bool planResizeLinear(const ResizeParams &p, ResizeLinearShape &s) {
-    return planResizeLinearWith(p, 0, 2, 1, 2, 1, s) || planResizeLinearWith(p, 0, 2, 1, 1, 1, s);
+    const int64_t C = p.src.shape[kC];
+    const bool twoToOne = p.dst.shape[kH] * 2 == p.src.shape[kH];
+    const bool chosen = C == 3 ? (twoToOne ? planResizeLinearWith(p, 0, 1, 1, 1, 1, s) : planResizeLinearWith(p, 0, 4, 1, 1, 2, s))
+                               : planResizeLinearWith(p, 1, 2, 1, 2, 1, s);
+    return chosen || planResizeLinearWith(p, 0, 2, 1, 2, 1, s) || planResizeLinearWith(p, 0, 2, 1, 1, 1, s);
 }
 
 void setResizeLinearBlocks(ResizeLinearShape &s, int64_t items, int64_t blocks) {

@@ -66,7 +66,7 @@ TEST_CASE("planResizeCubic: the benchmark's rows and what stays on the other pat
     for (const PlanRow &r : rows) {
         INFO(r.what);
         cvk::ResizeCubicShape s{};
-        const bool taken = cvk::planResizeCubic(r.p, s, r.variant);
+        const bool taken = cvk::planResizeCubic(r.p, s, r.variant, 0); // strips as wide as the ring allows
         REQUIRE(taken == r.taken);
         if (!taken) continue;
         CHECK(s.variant == r.variant);
@@ -75,10 +75,16 @@ TEST_CASE("planResizeCubic: the benchmark's rows and what stays on the other pat
         CHECK(s.threads == r.threads);
         CHECK(s.smemBytes <= kCubicSmemLimit);
     }
+    // launchResize's choice for the benchmark: the 320-thread variant in strips of at most 640 columns
     cvk::ResizeCubicShape s{};
     REQUIRE(cvk::planResizeCubic(params(src, to720, kCubic), s));
     CHECK(s.variant == cvk::kResizeCubicVariant);
+    CHECK(s.stripW == 640);
+    CHECK(s.strips == 2);
+    CHECK(s.threads == 160);
     CHECK(cvk::resizeCubicPreferred(params(src, to720, kCubic)));
+    CHECK(cvk::resizeCubicPreferred(params(nhwc(kAligned, 2, 1080, 1920, 4), nhwc(kAligned, 2, 720, 1280, 4), kCubic)));
+    CHECK_FALSE(cvk::resizeCubicPreferred(params(nhwc(kAligned, 32, 1080, 1920, 1), nhwc(kAligned, 32, 720, 1280, 1), kCubic)));
 }
 
 TEST_CASE("setResizeCubicBands: one band per block, at most kCubicMaxBandRows rows", "[resize][cubic][cpu]") {

@@ -40,12 +40,12 @@ TEST_CASE("planResizeLinear: the benchmark's rows and what stays on the other pa
     cvk::ResizeParams torch = params(src, to720, -1);
     torch.torchMode = kTvLinear;
     const std::vector<PlanRow> rows = {
-        {"bench: LINEAR -> 720x1280 (3:2 across, one strip, 3 staged rows a band of 2)", params(src, to720, kLinear), true, 1, 1280, 1, 3, 320, 2},
-        {"LINEAR -> 540x960 (2:1, 4 staged rows a band)", params(src, to540, kLinear), true, 0, 960, 1, 4, 256, 2},
-        {"LINEAR 1 channel -> 720x1280", params(nhwc(kAligned, 32, 1080, 1920, 1), nhwc(kAligned, 32, 720, 1280, 1), kLinear), true, 1, 1280, 1, 3, 320, 2},
-        {"LINEAR 4 channels -> 720x1280 (4 pixels a thread)", params(nhwc(kAligned, 32, 1080, 1920, 4), nhwc(kAligned, 32, 720, 1280, 4), kLinear), true, 1, 1280, 1, 3, 512, 2},
-        {"LINEAR, destination not aligned (stored bytewise)", params(src, dstUnaligned, kLinear), true, 1, 1280, 1, 3, 320, 2},
-        {"LINEAR odd widths 129 -> 86, rows 37 -> 25 (source rows padded to 388 bytes)", params(nhwc(kAligned, 2, 37, 129, 3, 1), nhwc(kAligned, 2, 25, 86, 3), kLinear), true, 1, 88, 1, 4, 32, 2},
+        {"bench: LINEAR -> 720x1280 (3:2 across, one strip, 6 staged rows a band of 4, one buffer)", params(src, to720, kLinear), true, 1, 1280, 1, 6, 320, 1},
+        {"LINEAR -> 540x960 (2:1, 2 staged rows a band of 1, one buffer)", params(src, to540, kLinear), true, 0, 960, 1, 2, 128, 1},
+        {"LINEAR 1 channel -> 720x1280", params(nhwc(kAligned, 32, 1080, 1920, 1), nhwc(kAligned, 32, 720, 1280, 1), kLinear), true, 1, 1280, 1, 3, 160, 2},
+        {"LINEAR 4 channels -> 720x1280 (8 pixels a thread)", params(nhwc(kAligned, 32, 1080, 1920, 4), nhwc(kAligned, 32, 720, 1280, 4), kLinear), true, 1, 1280, 1, 3, 256, 2},
+        {"LINEAR, destination not aligned (stored bytewise)", params(src, dstUnaligned, kLinear), true, 1, 1280, 1, 6, 320, 1},
+        {"LINEAR odd widths 129 -> 86, rows 37 -> 25 (source rows padded to 388 bytes)", params(nhwc(kAligned, 2, 37, 129, 3, 1), nhwc(kAligned, 2, 25, 86, 3), kLinear), true, 1, 88, 1, 7, 32, 1},
         {"LINEAR -> 224x224 (ratio 60:7 across)", params(src, nhwc(kAligned, 32, 224, 224, 3), kLinear), false, 0, 0, 0, 0, 0, 0},
         {"LINEAR 1440 -> 1080 across (4:3, not compiled)", params(nhwc(kAligned, 2, 20, 1440, 3), nhwc(kAligned, 2, 15, 1080, 3), kLinear), false, 0, 0, 0, 0, 0, 0},
         {"LINEAR 2.5x down", params(nhwc(kAligned, 2, 50, 1920, 3), nhwc(kAligned, 2, 20, 1280, 3), kLinear), false, 0, 0, 0, 0, 0, 0},

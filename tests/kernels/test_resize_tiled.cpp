@@ -72,27 +72,29 @@ TEST_CASE("planResizeTile: the benchmark's rows and what stays on the per-pixel 
 }
 
 TEST_CASE("the shapes of tests/python/test_resize_tiled.py take the fast path they name", "[resize][dispatch]") {
-    enum Path { kPeriodic, kBand, kRows, kTiled, kSampler };
+    enum Path { kPeriodic, kBand, kCubicSep, kRows, kAreaRows, kTiled, kSampler };
     struct Shape {
         int32_t interp, c, h, w, oh, ow;
-        Path path; // launchResize: the periodic LINEAR path, the band path where preferred, then the row paths, the tiled path, the sampler
+        Path path; // launchResize: the periodic LINEAR path, the band path where preferred, the separable CUBIC
+                   // path where preferred, then the row paths, the AREA row path, the tiled path, the sampler
     };
     const std::vector<Shape> shapes = {
         {kNearest, 3, 1080, 1920, 720, 1280, kBand},   {kNearest, 3, 960, 1280, 225, 300, kRows},
         {kNearest, 1, 37, 53, 29, 71, kRows},          {kNearestFloor, 4, 37, 53, 80, 101, kRows},
-        {kLinear, 1, 3, 4000, 5, 5003, kRows},         {kCubic, 3, 4, 1920, 3, 1280, kRows},
+        {kLinear, 1, 3, 4000, 5, 5003, kRows},         {kCubic, 3, 4, 1920, 3, 1280, kCubicSep},
         {kLinear, 3, 1080, 1920, 720, 640, kTiled},    {kCubic, 3, 1080, 1920, 540, 400, kTiled},
-        {kLinear, 3, 1080, 1920, 720, 1280, kPeriodic}, {kCubic, 3, 1080, 1920, 720, 1280, kRows},
-        {kArea, 3, 1080, 1920, 224, 224, kTiled},      {kArea, 3, 1080, 1920, 216, 480, kTiled},
-        {kArea, 3, 534, 800, 224, 224, kTiled},        {kArea, 4, 96, 64, 32, 16, kTiled},
-        {kArea, 1, 70, 68, 35, 34, kTiled},            {kLinear, 4, 37, 53, 80, 101, kRows},
+        {kLinear, 3, 1080, 1920, 720, 1280, kPeriodic}, {kCubic, 3, 1080, 1920, 720, 1280, kCubicSep},
+        {kArea, 3, 1080, 1920, 224, 224, kAreaRows},   {kArea, 3, 1080, 1920, 216, 480, kAreaRows},
+        {kArea, 3, 534, 800, 224, 224, kAreaRows},     {kArea, 4, 96, 64, 32, 16, kAreaRows},
+        {kArea, 1, 70, 68, 35, 34, kAreaRows},         {kLinear, 4, 37, 53, 80, 101, kRows},
         {kLinear, 1, 101, 120, 77, 61, kBand},         {kCubic, 1, 117, 92, 30, 23, kRows},
-        {kCubic, 3, 5, 8, 41, 37, kRows},              {kCubic, 4, 1, 1, 7, 5, kRows},
+        {kCubic, 3, 5, 8, 41, 37, kCubicSep},              {kCubic, 4, 1, 1, 7, 5, kCubicSep},
         {kLinear, 3, 1080, 1920, 224, 224, kSampler},  {kNearest, 3, 1080, 1920, 224, 224, kRows},
         {kLinear, 2, 40, 101, 30, 75, kBand},          {kNearest, 2, 37, 53, 40, 19, kRows},
         {kLinear, 1, 1080, 1920, 720, 1280, kPeriodic}, {kLinear, 4, 1080, 1920, 720, 1280, kPeriodic},
         {kLinear, 3, 1080, 1920, 540, 960, kPeriodic},  {kLinear, 3, 37, 132, 25, 88, kPeriodic},
-        {kLinear, 1, 35, 132, 19, 66, kPeriodic},
+        {kLinear, 1, 35, 132, 19, 66, kPeriodic},       {kArea, 3, 1080, 1920, 720, 1280, kAreaRows},
+        {kCubic, 3, 540, 960, 1080, 1920, kCubicSep},       {kCubic, 4, 1080, 1920, 540, 960, kCubicSep},
     };
     for (const Shape &s : shapes) {
         INFO("interp " << s.interp << ", " << s.c << " channels, " << s.h << "x" << s.w << " -> " << s.oh << "x" << s.ow);
@@ -100,14 +102,19 @@ TEST_CASE("the shapes of tests/python/test_resize_tiled.py take the fast path th
         cvk::ResizeRowShape rows{};
         cvk::ResizeTileShape tile{};
         cvk::ResizeLinearShape linear{};
+        cvk::ResizeAreaShape area{};
+        cvk::ResizeCubicShape cubic{};
         const auto p = params(nhwc(kAligned, 2, s.h, s.w, s.c), nhwc(kAligned, 2, s.oh, s.ow, s.c), s.interp);
-        const bool periodic = cvk::planResizeLinear(p, linear);
-        CHECK(periodic == (s.path == kPeriodic));
-        if (periodic) continue;
-        const bool banded = cvk::planResizeBand(p, band) && cvk::resizeBandPreferred(p);
-        CHECK(banded == (s.path == kBand));
-        if (!banded) CHECK(cvk::planResizeRows(p, rows) == (s.path == kRows));
-        if (!banded && s.path != kRows) CHECK(cvk::planResizeTile(p, tile) == (s.path == kTiled));
+        // launchResize's order of paths (kernels/resize.cu)
+        const auto taken = [&] {
+            if (cvk::planResizeLinear(p, linear)) return kPeriodic;
+            if (cvk::planResizeBand(p, band) && cvk::resizeBandPreferred(p)) return kBand;
+            if (cvk::resizeCubicPreferred(p) && cvk::planResizeCubic(p, cubic)) return kCubicSep;
+            if (cvk::planResizeRows(p, rows)) return kRows;
+            if (s.interp == kArea && cvk::planResizeArea(p, area)) return kAreaRows;
+            return cvk::planResizeTile(p, tile) ? kTiled : kSampler;
+        };
+        CHECK(taken() == s.path);
         // the same pixels 4 channels apart (the test's comparison view) stay on the sampler
         cvk::View4 wide = nhwc(kAligned, 2, s.h, s.w, s.c + 1);
         wide.shape[cvk::kC] = s.c;
@@ -115,6 +122,9 @@ TEST_CASE("the shapes of tests/python/test_resize_tiled.py take the fast path th
         CHECK_FALSE(cvk::planResizeBand(sampler, band));
         CHECK_FALSE(cvk::planResizeRows(sampler, rows));
         CHECK_FALSE(cvk::planResizeTile(sampler, tile));
+        CHECK_FALSE(cvk::planResizeArea(sampler, area));
+        CHECK_FALSE(cvk::planResizeLinear(sampler, linear));
+        CHECK_FALSE(cvk::planResizeCubic(sampler, cubic));
     }
 }
 

@@ -1,7 +1,9 @@
 """cvResize's packed fast paths, the periodic LINEAR path (uint8 2:1 and 3:2 downscales across, at most 2 down),
 the band path (uint8 NEAREST/NEAREST_FLOOR/LINEAR downscales of at most 2 across:
-source rows staged once per band), the row paths (the NEAREST gather of every type, uint8 LINEAR and CUBIC staged
-rows) and the shared-memory tiled path (uint8 AREA, and LINEAR/CUBIC where the row paths decline), against its per-pixel sampler on the GPU, byte for byte: one random batch resized from a contiguous tensor (a fast path: which shapes take which is
+source rows staged once per band), the separable uint8 CUBIC path (3 and 4 channels, factors up to 4), the row paths
+(the NEAREST gather of every type, uint8 LINEAR and one-channel CUBIC staged rows), the uint8 AREA row path and the
+shared-memory tiled path (LINEAR/CUBIC where the row paths decline), against the per-pixel sampler on the GPU, byte
+for byte: one random batch resized from a contiguous tensor (a fast path: which shapes take which is
 checked on the CPU by tests/kernels/test_resize_tiled.cpp) and from a view of the same pixels four channels apart
 with three used (pixels not packed: the sampler), into poisoned outputs."""
 
@@ -28,6 +30,9 @@ ROWS = (
     ("CUBIC", 3, (1080, 1920), (720, 1280)),
     ("AREA", 3, (1080, 1920), (224, 224)),
     ("AREA", 3, (1080, 1920), (216, 480)),
+    ("AREA", 3, (1080, 1920), (720, 1280)),
+    ("CUBIC", 3, (540, 960), (1080, 1920)),
+    ("CUBIC", 4, (1080, 1920), (540, 960)),
     ("AREA", 3, (534, 800), (224, 224)),
     ("AREA", 4, (96, 64), (32, 16)),
     ("AREA", 1, (70, 68), (35, 34)),

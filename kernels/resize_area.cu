@@ -1,0 +1,174 @@
+// cvResize's AREA row path (resize_area.cuh): when it applies (planResizeArea), its block width and bands, and its
+// kernels per (compiled taps, channel count), dispatched through one table without holes.
+#include "resize.hpp"
+#include "resize_area.cuh"
+#include "resize_launch.cuh"
+
+#include <algorithm>
+#include <array>
+#include <climits>
+#include <vector>
+
+namespace cvk {
+namespace {
+
+using namespace resize;
+
+using Kernel = void (*)(ResizeParams, Mapping, AreaShape);
+
+constexpr int kAreaChannels[] = {1, 3, 4};
+
+template <int K> constexpr std::array<Kernel, 3> channelRow() {
+    return {&areaKernel<1, K, kAreaAhead>, &areaKernel<3, K, kAreaAhead>, &areaKernel<4, K, kAreaAhead>};
+}
+template <size_t... T> constexpr auto tapRows(std::index_sequence<T...>) {
+    return std::array<std::array<Kernel, 3>, sizeof...(T)>{channelRow<kAreaTaps[T]>()...};
+}
+// kAreaKernels[taps row][channel row]: every entry filled.
+const auto kAreaKernels = tapRows(std::make_index_sequence<kAreaTapVariants>{});
+
+int channelRowOf(int64_t c) {
+    for (int i = 0; i < 3; ++i)
+        if (kAreaChannels[i] == c) return i;
+    return -1;
+}
+
+// An H200's multiprocessors and what one keeps of blocks: 64 Ki registers (the kernels are built for at most
+// 65536 / (kAreaMaxThreads * kAreaBlocksPerSM) a thread), 2048 threads, 32 blocks, 228 KiB of shared memory of which
+// each block reserves 1 KiB.
+constexpr int kSMs = 132, kSMRegisters = 65536, kSMThreads = 2048, kSMBlocks = 32, kSMSmem = 228 * 1024, kBlockReserved = 1024;
+constexpr int kThreadRegisters = kSMRegisters / (kAreaMaxThreads * kAreaBlocksPerSM);
+// Instructions per thread and source row besides the taps: the copies, the cursor, the barrier, the vertical sums.
+constexpr int64_t kRowOverhead = 50;
+// Issue cycles per source row that each strip adds whatever its width: its share of its table (three areaCells of
+// double divisions per destination row) and of the sectors that two strips both stage.
+constexpr int64_t kStripRowCost = 8;
+
+int residentPerSM(int threads, int smem) {
+    return std::max(1, std::min({kSMRegisters / (kThreadRegisters * threads), kSMThreads / threads, kSMBlocks,
+                                 kSMSmem / (smem + kBlockReserved)}));
+}
+
+// The estimated issue cycles of one source row across the whole destination width with `warps` warps a block: per
+// warp its taps (3 instructions per tap and channel: byte to float, subtract, multiply-add; 2 per word: load, funnel
+// shift), the per-row overhead, and its shared-memory wavefronts (one per word a lane reads, times the most distinct
+// words that fall into one bank among the warp's lanes), plus kStripRowCost a strip.
+int64_t rowCost(const std::vector<int32_t> &firsts, int32_t C, int32_t K, int32_t warps) {
+    const int32_t dstW = static_cast<int32_t>(firsts.size()), stripW = 32 * warps, words = (K * C + 3) / 4;
+    int64_t cost = 0;
+    for (int32_t x0 = 0; x0 < dstW; x0 += stripW) {
+        const int32_t b0 = firsts[size_t(x0)] * C;
+        cost += kStripRowCost;
+        for (int32_t v = 0; v < warps; ++v) {
+            int32_t ways[32] = {}, last[32], most = 0;
+            std::fill(std::begin(last), std::end(last), -1);
+            for (int32_t l = 0; l < 32 && x0 + l * warps + v < dstW; ++l) {
+                const int32_t word = (firsts[size_t(x0 + l * warps + v)] * C - b0) >> 2, bank = word & 31;
+                if (word != last[bank]) last[bank] = word, most = std::max(most, ++ways[bank]);
+            }
+            if (most > 0) cost += 3 * K * C + 2 * words + kRowOverhead + (words + 1) * most;
+        }
+    }
+    return cost;
+}
+
+// The strips' widest slot for `warps` warps a block.
+int32_t slotPitchFor(const Mapping &m, int32_t C, int32_t K, int32_t warps) {
+    int32_t pitch = 0;
+    for (int32_t x0 = 0; x0 < m.x.dst; x0 += 32 * warps) pitch = std::max(pitch, areaSlotPitch(m, C, K, x0, std::min(32 * warps, m.x.dst - x0)));
+    return pitch;
+}
+
+// The runs of one axis as the kernel needs them: every run within the axis, first and last non-decreasing; for
+// rows also at most one source row shared by consecutive destination rows and none by rows two apart (two sums per
+// thread), no source row between consecutive cells (every row of a band's stream has a weight), and destination
+// row 0 starting at source row 0 (where the stream enters each image). The most taps of
+// any run in `most`, the columns' first taps in `firsts`.
+bool runsFit(const Mapping &m, const Axis &a, bool rows, int32_t &most, std::vector<int32_t> *firsts) {
+    most = 0;
+    AreaRun prev{}, prev2{};
+    for (int32_t d = 0; d < a.dst; ++d) {
+        const AreaRun r = areaRun(m, a, d);
+        if (r.first < 0 || r.last < r.first || r.last >= a.src) return false;
+        if (d > 0 && (r.first < prev.first || r.last < prev.last)) return false;
+        if (rows && ((d == 0 && r.first != 0) || (d > 0 && (r.first < prev.last || r.first > prev.last + 1)) || (d > 1 && r.first <= prev2.last)))
+            return false;
+        most = std::max(most, r.last - r.first + 1);
+        if (firsts) firsts->push_back(r.first);
+        prev2 = prev;
+        prev = r;
+    }
+    return true;
+}
+
+} // namespace
+
+bool planResizeArea(const ResizeParams &p, ResizeAreaShape &s, int32_t warps) {
+    if (p.torchMode >= 0 || p.type != kResizeU8 || p.interp != kArea) return false;
+    const int64_t C = p.src.shape[kC];
+    if (channelRowOf(C) < 0 || p.dst.shape[kC] != C) return false;
+    if (p.src.stride[kW] != C || p.dst.stride[kW] != C || (C > 1 && (p.src.stride[kC] != 1 || p.dst.stride[kC] != 1))) return false;
+    if (p.src.shape[kW] * C > INT32_MAX / 2) return false; // byte offsets within a source row are int32
+    const Mapping m = mappingOf(p.src, p.dst.shape[kH], p.dst.shape[kW], p.interp);
+    if (m.areaKind == kAreaLinear) return false;
+    int32_t mostX = 0, mostY = 0;
+    std::vector<int32_t> firsts;
+    firsts.reserve(size_t(m.x.dst));
+    if (!runsFit(m, m.x, false, mostX, &firsts) || !runsFit(m, m.y, true, mostY, nullptr)) return false;
+    s.taps = -1;
+    for (int i = kAreaTapVariants - 1; i >= 0; --i)
+        if (kAreaTaps[i] >= mostX) s.taps = i;
+    if (s.taps < 0) return false;
+    const int32_t K = kAreaTaps[s.taps], c = static_cast<int32_t>(C);
+    // Bands: at most kAreaMaxStreamRows source rows each (the table), and about one per block the device keeps
+    // resident.
+    const int64_t rows = p.dst.shape[kN] * m.y.dst;
+    int64_t most = std::min<int64_t>(rows, kAreaMaxStreamRows);
+    while (most > 0 && areaMaxStream(m.y, most) > kAreaMaxStreamRows) --most;
+    if (most == 0) return false;
+    const int32_t table = static_cast<int32_t>(areaMaxStream(m.y, most));
+    int64_t best = -1;
+    for (int32_t w = warps > 0 ? warps : 1; w <= (warps > 0 ? warps : kAreaMaxWarps); ++w) {
+        const int32_t pitch = slotPitchFor(m, c, K, w);
+        if (areaSmemBytes(kAreaSlots<kAreaAhead>, pitch, table, areaOutPitch(w, c)) > kAreaSmemLimit) continue;
+        const int64_t cost = rowCost(firsts, c, K, w);
+        if (best < 0 || cost <= best) best = cost, s.warps = w, s.slotPitch = pitch; // ties: the wider block
+    }
+    if (best < 0) return false;
+    s.strips = (m.x.dst + 32 * s.warps - 1) / (32 * s.warps);
+    s.outPitch = areaOutPitch(s.warps, c);
+    s.lastRow = areaRun(m, m.y, m.y.dst - 1).last;
+    // The bands for a table of `tableRows` entries; again for the table of the bands found, whose smaller shared
+    // memory may keep more blocks resident (more bands, each smaller: the table only shrinks).
+    auto bandsFor = [&](int32_t tableRows) {
+        const int64_t resident = int64_t(kSMs) * residentPerSM(32 * s.warps, areaSmemBytes(kAreaSlots<kAreaAhead>, s.slotPitch, tableRows, s.outPitch));
+        return std::min<int64_t>(rows, std::max<int64_t>(std::max<int64_t>(1, resident / s.strips), (rows + most - 1) / most));
+    };
+    int64_t bands = bandsFor(table);
+    bands = bandsFor(static_cast<int32_t>(areaMaxStream(m.y, (rows + bands - 1) / bands)));
+    if (bands > 65535) return false;
+    s.bandRows = (rows + bands - 1) / bands;
+    s.bands = (rows + s.bandRows - 1) / s.bandRows;
+    s.streamRows = static_cast<int32_t>(areaMaxStream(m.y, s.bandRows));
+    s.smemBytes = areaSmemBytes(kAreaSlots<kAreaAhead>, s.slotPitch, s.streamRows, s.outPitch);
+    return true;
+}
+
+cudaError_t launchResizeArea(const ResizeParams &p, const ResizeAreaShape &s, cudaStream_t stream) {
+    const Mapping m = mappingOf(p.src, p.dst.shape[kH], p.dst.shape[kW], p.interp);
+    const Kernel k = kAreaKernels[size_t(s.taps)][size_t(channelRowOf(p.src.shape[kC]))];
+    k<<<dim3(static_cast<unsigned>(s.strips), static_cast<unsigned>(s.bands)), static_cast<unsigned>(32 * s.warps), s.smemBytes, stream>>>(p, m, s);
+    return cudaGetLastError();
+}
+
+cudaError_t preloadResizeAreaKernels() {
+    for (const auto &row : kAreaKernels)
+        for (Kernel k : row) {
+            cudaFuncAttributes attributes;
+            const cudaError_t err = cudaFuncGetAttributes(&attributes, k);
+            if (err != cudaSuccess) return err;
+        }
+    return cudaSuccess;
+}
+
+} // namespace cvk

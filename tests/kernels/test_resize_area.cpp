@@ -1,0 +1,228 @@
+// cvResize's AREA row path on the CPU, no GPU: which shapes take it (cvk::planResizeArea,
+// the benchmark's among them), and whole blocks run step by step for every thread (the same __host__ __device__
+// functions the kernel runs), compared byte for byte with the per-pixel sampler on random images, with the
+// destination's padding checked untouched. The emulation computes each source row only after every thread has
+// issued the copies of the row after the ones the kernel keeps in flight (the latest order its one barrier per row
+// allows), so a ring slot reused too early shows as wrong bytes.
+#include <catch2/catch_test_macros.hpp>
+
+#include "../../kernels/resize_area.cuh"
+#include "resize_views.hpp"
+
+#include <cstdint>
+#include <random>
+#include <vector>
+
+using namespace cvk::resize;
+using cvtest::kAligned;
+using cvtest::nhwc;
+using cvtest::params;
+
+namespace {
+
+struct PlanRow {
+    const char *what;
+    cvk::ResizeParams p;
+    bool area;
+    int32_t taps, warps, strips; // checked when area (taps: the compiled K)
+};
+
+} // namespace
+
+TEST_CASE("planResizeArea: the benchmark's rows and what stays on the tiled path or the sampler", "[resize][dispatch]") {
+    const auto src = nhwc(kAligned, 32, 1080, 1920, 3);
+    auto unaligned = src;
+    unaligned.data += 1;
+    auto strided = src; // pixels 4 bytes apart, 3 channels
+    strided.stride[cvk::kW] = 4;
+    strided.stride[cvk::kH] = 1920 * 4;
+    auto planar = src;
+    planar.stride[cvk::kC] = 1080 * 1920;
+    cvk::ResizeParams torch = params(src, nhwc(kAligned, 32, 224, 224, 3), -1);
+    torch.torchMode = kTvLinearAA;
+    const std::vector<PlanRow> rows = {
+        // 1920 -> 224: 7 warps of 32 columns, lane stride 7 columns = 180 bytes = 45 words, 45 odd: 32 banks
+        {"bench: AREA -> 224x224 (fractional 4.82 x 8.57)", params(src, nhwc(kAligned, 32, 224, 224, 3), kArea), true, 10, 7, 1},
+        {"AREA by 4 (integer box, 270x480)", params(src, nhwc(kAligned, 32, 270, 480, 3), kArea), true, 4, 5, 3},
+        {"AREA 1.5 (720x1280)", params(src, nhwc(kAligned, 32, 720, 1280, 3), kArea), true, 3, 8, 5},
+        {"AREA 1 channel -> 224x224", params(nhwc(kAligned, 32, 1080, 1920, 1), nhwc(kAligned, 32, 224, 224, 1), kArea), true, 10, 7, 1},
+        {"AREA 4 channels -> 224x224 (60 words a lane apart at 7 warps: 4-way conflicts)", params(nhwc(kAligned, 32, 1080, 1920, 4), nhwc(kAligned, 32, 224, 224, 4), kArea), true, 10, 1, 7},
+        {"AREA, source not aligned (any alignment)", params(unaligned, nhwc(kAligned, 32, 224, 224, 3), kArea), true, 10, 7, 1},
+        {"AREA same size (box of 1)", params(nhwc(kAligned, 2, 19, 23, 3), nhwc(kAligned, 2, 19, 23, 3), kArea), true, 3, 1, 1},
+        {"AREA enlarging (linear area mode)", params(nhwc(kAligned, 1, 100, 100, 3), nhwc(kAligned, 1, 300, 50, 3), kArea), false, 0, 0, 0},
+        {"AREA 1080x1920 -> 1x1 (1920 taps a column)", params(src, nhwc(kAligned, 32, 1, 1, 3), kArea), false, 0, 0, 0},
+        {"AREA 1920 -> 120 across (16 taps)", params(src, nhwc(kAligned, 32, 100, 120, 3), kArea), true, 16, 0, 0},
+        {"AREA 2 channels", params(nhwc(kAligned, 2, 100, 100, 2), nhwc(kAligned, 2, 30, 30, 2), kArea), false, 0, 0, 0},
+        {"AREA uint16", params(nhwc(kAligned, 2, 100, 100, 3), nhwc(kAligned, 2, 30, 30, 3), kArea, cvk::kResizeU16), false, 0, 0, 0},
+        {"source pixels not packed", params(strided, nhwc(kAligned, 32, 224, 224, 3), kArea), false, 0, 0, 0},
+        {"planar channels", params(planar, nhwc(kAligned, 32, 224, 224, 3), kArea), false, 0, 0, 0},
+        {"LINEAR", params(src, nhwc(kAligned, 32, 224, 224, 3), kLinear), false, 0, 0, 0},
+        {"torchvision mode", torch, false, 0, 0, 0},
+    };
+    for (const PlanRow &r : rows) {
+        INFO(r.what);
+        cvk::ResizeAreaShape s{};
+        const bool area = cvk::planResizeArea(r.p, s);
+        REQUIRE(area == r.area);
+        if (!area) continue;
+        CHECK(kAreaTaps[s.taps] == r.taps);
+        if (r.warps > 0) {
+            CHECK(s.warps == r.warps);
+            CHECK(s.strips == r.strips);
+        }
+        const Mapping m = mappingOf(r.p.src, r.p.dst.shape[cvk::kH], r.p.dst.shape[cvk::kW], r.p.interp);
+        CHECK(s.strips * 32 * s.warps >= m.x.dst);
+        CHECK((s.strips - 1) * 32 * s.warps < m.x.dst);
+        CHECK(s.smemBytes <= kAreaSmemLimit);
+        CHECK(s.smemBytes == areaSmemBytes(kAreaSlots<kAreaAhead>, s.slotPitch, s.streamRows, s.outPitch));
+        CHECK(s.outPitch >= 32 * s.warps * r.p.src.shape[cvk::kC]);
+        CHECK(s.slotPitch % 16 == 0);
+        CHECK(s.streamRows <= kAreaMaxStreamRows);
+        const int64_t rowsTotal = r.p.dst.shape[cvk::kN] * m.y.dst;
+        CHECK(s.bands * s.bandRows >= rowsTotal);
+        CHECK((s.bands - 1) * s.bandRows < rowsTotal);
+        CHECK(s.bands <= 65535);
+    }
+}
+
+TEST_CASE("planResizeArea: a forced block width, and the benchmark's bands", "[resize][dispatch]") {
+    const auto p = params(nhwc(kAligned, 32, 1080, 1920, 3), nhwc(kAligned, 32, 224, 224, 3), kArea);
+    cvk::ResizeAreaShape s{};
+    REQUIRE(cvk::planResizeArea(p, s, 4));
+    CHECK(s.warps == 4);
+    CHECK(s.strips == 2);
+    REQUIRE(cvk::planResizeArea(p, s));
+    // 7 warps, 64 registers: 4 blocks on each of 132 multiprocessors, 528 bands of 14 rows (7168 rows)
+    CHECK(s.bandRows == 14);
+    CHECK(s.bands == 512);
+}
+
+namespace {
+
+struct BlockRow {
+    const char *what;
+    int32_t n, h, w, c, oh, ow;
+    int64_t rowPad;    // bytes after each source row
+    int64_t offset;    // bytes the source starts after a 16-byte aligned address
+    int32_t warps;     // 0: the plan's
+    int64_t bandRows;  // 0: the plan's; else bands of this many rows (crossing images where it exceeds oh)
+};
+
+// Runs every block the way the kernel does, into p.dst: per block, the copies of the first A + 1 source rows, the
+// table and the columns; then per row k the copies of row k + A + 1 by every thread before any computes row k,
+// and thread by thread the write-out of its part of the rows row k - 1 completed and its sums of row k (so the
+// later threads write out after the earlier ones have stored row k's pixels: one output buffer pair would show).
+template <int CT, int K> void runBlocks(const cvk::ResizeParams &p, const Mapping &m, const cvk::ResizeAreaShape &s) {
+    constexpr int A = kAreaAhead, S = kAreaSlots<A>;
+    const int nthreads = 32 * s.warps;
+    std::vector<uint4> smem(size_t(s.smemBytes) / 16 + 1);
+    auto *slots = reinterpret_cast<uint8_t *>(smem.data());
+    auto *table = reinterpret_cast<AreaRowEntry *>(slots + S * s.slotPitch);
+    auto *outBufs = reinterpret_cast<uint8_t *>(table + s.streamRows);
+    const int64_t rows = p.dst.shape[cvk::kN] * m.y.dst;
+    for (int64_t band = 0; band < s.bands; ++band)
+        for (int32_t strip = 0; strip < s.strips; ++strip) {
+            const AreaBlock b = areaBlock(m, s, CT, rows, strip, band);
+            REQUIRE(b.length <= s.streamRows);
+            AreaStream issue = areaStream(b);
+            auto issueRow = [&](int64_t k) {
+                if (k >= b.length) return;
+                for (int tid = 0; tid < nthreads; ++tid) areaIssue(p, b, issue, slots + (k % S) * s.slotPitch, tid, nthreads);
+                areaAdvance(issue, b);
+            };
+            for (int64_t k = 0; k <= A; ++k) issueRow(k);
+            std::vector<AreaColumn<K>> cols;
+            std::vector<AreaSums<CT>> sums;
+            for (int tid = 0; tid < nthreads; ++tid) {
+                areaRowTable(p, m, b, table, tid, nthreads);
+                cols.push_back(areaColumn<CT, K>(m, s, b, tid));
+                sums.push_back(areaSums<CT>(m, b));
+            }
+            for (int64_t k = 0; k < b.length; ++k) {
+                issueRow(k + A + 1);
+                for (int tid = 0; tid < nthreads; ++tid) { // thread by thread: later threads write out after earlier ones computed
+                    if (k > 0) areaFlush<CT>(p, m, b, sums[size_t(tid)], table[k - 1], k - 1, outBufs, s.outPitch, tid, nthreads);
+                    areaProcess<CT, K>(m, b, table[k], cols[size_t(tid)], sums[size_t(tid)], slots + (k % S) * s.slotPitch, k, outBufs, s.outPitch);
+                }
+            }
+            for (int tid = 0; b.length > 0 && tid < nthreads; ++tid)
+                areaFlush<CT>(p, m, b, sums[size_t(tid)], table[b.length - 1], b.length - 1, outBufs, s.outPitch, tid, nthreads);
+        }
+}
+
+template <int CT> void runBlocksFor(int32_t taps, const cvk::ResizeParams &p, const Mapping &m, const cvk::ResizeAreaShape &s) {
+    switch (taps) {
+    case 3: runBlocks<CT, 3>(p, m, s); break;
+    case 4: runBlocks<CT, 4>(p, m, s); break;
+    case 6: runBlocks<CT, 6>(p, m, s); break;
+    case 10: runBlocks<CT, 10>(p, m, s); break;
+    default: runBlocks<CT, 16>(p, m, s); break;
+    }
+}
+
+} // namespace
+
+TEST_CASE("AREA row path: every block equals the per-pixel sampler byte for byte", "[resize][area][cpu]") {
+    const std::vector<BlockRow> rows = {
+        {"the benchmark row (1080x1920 -> 224x224, two images)", 2, 1080, 1920, 3, 224, 224, 0, 0, 0, 0},
+        {"the integer box by 4 (1080x1920 -> 270x480)", 2, 1080, 1920, 3, 270, 480, 0, 0, 0, 0},
+        {"1.5 down (1080x1920 -> 720x1280)", 1, 1080, 1920, 3, 720, 1280, 0, 0, 0, 0},
+        {"1 channel -> 224x224, rows padded by 3 bytes, start 1 byte off", 2, 1080, 1920, 1, 224, 224, 3, 1, 0, 0},
+        {"4 channels 534x800 -> 224x224, rows padded by 8 bytes", 2, 534, 800, 4, 224, 224, 8, 0, 0, 0},
+        {"4 channels -> 224x224 start 2 bytes off (word stores unaligned)", 1, 540, 960, 4, 112, 112, 2, 2, 0, 0},
+        {"1 channel 960x1280 -> 225x300", 2, 960, 1280, 1, 225, 300, 0, 0, 0, 0},
+        {"odd sizes, rows padded by 1 byte, start 3 bytes off", 3, 37, 53, 3, 11, 7, 1, 3, 0, 0},
+        {"integer box 3 x 4, 4 channels", 2, 96, 64, 4, 32, 16, 0, 0, 0, 0},
+        {"integer box 2, 1 channel, odd width", 2, 70, 66, 1, 35, 33, 0, 0, 0, 0},
+        {"same size (box of 1)", 2, 19, 23, 3, 19, 23, 0, 0, 0, 0},
+        {"tall cells: 1000x50 -> 10x25", 2, 1000, 50, 3, 10, 25, 0, 0, 0, 0},
+        {"16 taps across: 40x1920 -> 9x120", 2, 40, 1920, 3, 9, 120, 0, 0, 0, 0},
+        {"bands of 7 rows crossing images (13x17 -> 5x6)", 5, 13, 17, 3, 5, 6, 0, 0, 0, 7},
+        {"bands of 3 rows, 3 warps, two strips", 3, 50, 400, 3, 11, 90, 4, 0, 1, 3},
+        {"one destination row per band", 2, 61, 77, 4, 9, 10, 0, 0, 0, 1},
+    };
+    std::mt19937 rng(11);
+    for (const BlockRow &r : rows) {
+        INFO(r.what);
+        const int64_t rowBytes = int64_t(r.w) * r.c + r.rowPad, srcBytes = r.n * r.h * rowBytes;
+        std::vector<uint8_t> src(size_t(srcBytes + 16)), dst(size_t(r.n) * r.oh * r.ow * r.c + 32, 0xA5);
+        for (auto &v : src) v = static_cast<uint8_t>(rng());
+        // src.data() is 16-byte aligned (operator new); offset moves the view off that
+        auto p = params(nhwc(reinterpret_cast<char *>(src.data()) + r.offset, r.n, r.h, r.w, r.c, r.rowPad),
+                        nhwc(reinterpret_cast<char *>(dst.data()) + 16, r.n, r.oh, r.ow, r.c), kArea);
+        cvk::ResizeAreaShape s{};
+        REQUIRE(cvk::planResizeArea(p, s, r.warps));
+        const Mapping m = mappingOf(p.src, p.dst.shape[cvk::kH], p.dst.shape[cvk::kW], p.interp);
+        if (r.bandRows > 0) {
+            s.bandRows = r.bandRows;
+            s.bands = (r.n * r.oh + r.bandRows - 1) / r.bandRows;
+            s.streamRows = static_cast<int32_t>(areaMaxStream(m.y, s.bandRows));
+            s.smemBytes = areaSmemBytes(kAreaSlots<kAreaAhead>, s.slotPitch, s.streamRows, s.outPitch);
+        }
+        const std::vector<uint8_t> want = cvtest::samplerBytes<uint8_t, kArea>(p, m, size_t(r.n) * r.oh * r.ow * r.c, 0xA5);
+        const int32_t taps = kAreaTaps[s.taps];
+        if (r.c == 1) runBlocksFor<1>(taps, p, m, s);
+        if (r.c == 3) runBlocksFor<3>(taps, p, m, s);
+        if (r.c == 4) runBlocksFor<4>(taps, p, m, s);
+        cvtest::checkAgainstSampler(dst.data(), dst.size(), 16, want, int64_t(r.ow) * r.c, "area path", 0xA5);
+    }
+}
+
+TEST_CASE("areaMaxStream bounds every band's source rows", "[resize][area][cpu]") {
+    struct Axes {
+        int32_t src, dst;
+    };
+    const std::vector<Axes> axes = {{1080, 224}, {1080, 720}, {1080, 270}, {13, 5}, {1000, 10}, {19, 19}, {61, 9}, {534, 224}, {1081, 1080}};
+    for (const Axes &a : axes)
+        for (int64_t bandRows : {1, 2, 3, 7, 11, 14, 64, 300}) {
+            INFO(a.src << " -> " << a.dst << " rows, bands of " << bandRows);
+            const auto p = params(nhwc(kAligned, 4, a.src, 64, 3), nhwc(kAligned, 4, a.dst, 16, 3), kArea);
+            const Mapping m = mappingOf(p.src, a.dst, 16, kArea);
+            cvk::ResizeAreaShape s{};
+            s.warps = 1;
+            s.bandRows = bandRows;
+            s.lastRow = areaRun(m, m.y, a.dst - 1).last;
+            const int64_t rows = 4 * int64_t(a.dst), bands = (rows + bandRows - 1) / bandRows;
+            for (int64_t band = 0; band < bands; ++band) CHECK(areaBlock(m, s, 3, rows, 0, band).length <= areaMaxStream(m.y, bandRows));
+        }
+}
