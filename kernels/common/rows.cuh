@@ -27,17 +27,21 @@ template <class In, class Out> __host__ __device__ constexpr int rowVectorElems(
     return 16 / (sizeof(In) > sizeof(Out) ? sizeof(In) : sizeof(Out));
 }
 
-// Units per thread at most. Larger U keeps more bytes in flight; a launch too small to fill the GPU several times
-// over takes U = 1 instead, so that it still spreads over every multiprocessor. A thread holds at most 16 elements:
+// Units per thread at most. Larger U keeps more bytes in flight; a launch too small to fill the GPU with that many
+// takes fewer (rowUnitsPerThread), so that it still spreads over every multiprocessor. A thread holds at most 16 elements:
 // more made ptxas spill (u8 -> u8 convertto at 64 elements spilled 188 bytes under the 64-register cap, and so did a
 // u8 copy, whose 64 one-byte elements took 348 bytes of spills; copies of contiguous rows take warp_tile.cuh instead).
 constexpr int kRowUnits = 4;
 template <int V> __host__ __device__ constexpr int rowMaxUnits() { return V <= 16 / kRowUnits ? kRowUnits : V >= 16 ? 1 : 16 / V; }
 
+// The most units per thread (at most maxUnits) whose threads still fill the GPU once (kResidentThreads). A rule of
+// four fills took U = 1 for one 1080x1920x3 image, where U = 4 ran u8 -> f32 in 14.1 µs against 19.3 and a
+// per-channel f32 multiply-add in 19.0 against 25.8 (H200, bench/probes/rows_units.cu; both with the idle block rows
+// rowLaunch now avoids).
 inline int rowUnitsPerThread(int64_t unitsPerRow, int64_t rows, int maxUnits) {
     const int64_t total = unitsPerRow * rows;
     for (int u = maxUnits; u > 1; u /= 2)
-        if (total / u >= kFillThreads) return u;
+        if (total / u >= kResidentThreads) return u;
     return 1;
 }
 

@@ -170,16 +170,12 @@ inline int64_t spanBlocksPerRow(int64_t bytes, bool rowStartsAligned) {
     return rowStartsAligned ? ceilDiv(bytes, 16) : (bytes + 30) / 16;
 }
 
-// Threads below which a span launch takes fewer units per lane: what one H200 keeps resident (132 x 2048). Not the
-// row engine's four times that: a crop of 8x1080x1920x3 to 720x1280 took 22.1 µs with 1 unit (that rule's choice)
-// and 14.8 with 4, the batch of 32 the same 46.6-47.2 with 4 either way (H200, bench/probes/crop_plans.cu).
-constexpr int64_t kSpanFillThreads = kFillThreads / 4;
-
-// The fewest units that still fill the GPU (kSpanFillThreads), then the one of those at most that wastes the fewest
-// lanes on a row's last tile (ties: more units, more bytes in flight).
+// The most units that still fill the GPU once (kResidentThreads, launch.cuh), then the one of those at most that
+// wastes the fewest lanes on a row's last tile (ties: more units, more bytes in flight). A rule of four fills took 1
+// unit for a crop of 8x1080x1920x3 to 720x1280, 22.1 µs against 14.8 with 4 (H200, bench/probes/crop_plans.cu).
 inline SpanPlan spanPlan(int64_t rows, int64_t blocksPerRow) {
     int u = kSpanUnits;
-    while (u > 1 && rows * blocksPerRow / u < kSpanFillThreads) u /= 2;
+    while (u > 1 && rows * blocksPerRow / u < kResidentThreads) u /= 2;
     SpanPlan p{};
     int64_t best = -1;
     for (int c = u; c >= 1; c /= 2) {
