@@ -102,30 +102,6 @@ template <size_t N> int rowOf(const int (&values)[N], int64_t v) {
 
 bool aligned4(int64_t v) { return (v & 3) == 0; }
 
-// The blocks of kernel k (threads, smem) the current device keeps resident, from a small per-thread cache.
-cudaError_t residentBlocks(Kernel k, int threads, int smem, int &resident) {
-    struct Entry {
-        Kernel k;
-        int device, threads, smem, resident;
-    };
-    constexpr int kEntries = 8;
-    thread_local Entry cache[kEntries] = {};
-    thread_local int next = 0;
-    int device = 0;
-    cudaError_t err = cudaGetDevice(&device);
-    if (err != cudaSuccess) return err;
-    for (const Entry &e : cache)
-        if (e.k == k && e.device == device && e.threads == threads && e.smem == smem) return resident = e.resident, cudaSuccess;
-    int blocks = 0, sms = 0;
-    err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, k, threads, smem);
-    if (err == cudaSuccess) err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
-    if (err != cudaSuccess) return err;
-    resident = std::max(1, blocks) * std::max(1, sms);
-    cache[next] = {k, device, threads, smem, resident};
-    next = (next + 1) % kEntries;
-    return cudaSuccess;
-}
-
 } // namespace
 
 bool planResizeCubic(const ResizeParams &p, ResizeCubicShape &s, int32_t variant, int32_t maxStripW) {
@@ -171,7 +147,7 @@ cudaError_t launchResizeCubic(const ResizeParams &p, ResizeCubicShape s, cudaStr
     const Mapping m = mappingOf(p.src, p.dst.shape[kH], p.dst.shape[kW], p.interp);
     const Kernel k = kCubicKernels[s.variant][rowOf(kCubicChannels, p.src.shape[kC])];
     int resident = 0;
-    const cudaError_t err = residentBlocks(k, s.threads, s.smemBytes, resident);
+    const cudaError_t err = residentResizeBlocks(reinterpret_cast<const void *>(k), s.threads, s.smemBytes, resident);
     if (err != cudaSuccess) return err;
     const int64_t perStrip = std::max(1, resident / s.strips);
     setResizeCubicBands(s, p.dst.shape[kN] * p.dst.shape[kH], perStrip);
