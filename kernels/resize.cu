@@ -1,6 +1,7 @@
 // cvResize's and cvResizeTorchvision's kernels: one per (element type, interpolation, channel variant), all built on the shared sampler of
 // resize_filters.cuh, dispatched through one table without holes; the shapes planResizeLinear accepts go to the
-// periodic LINEAR path (resize_linear.cu), then those planResizeBand accepts and resizeBandPreferred prefers to the
+// periodic LINEAR path (resize_linear.cu), those planResizeNearest accepts to the periodic NEAREST path
+// (resize_nearest.cu), then those planResizeBand accepts and resizeBandPreferred prefers to the
 // band path (resize_band.cu), then those planResizeCubic takes and resizeCubicPreferred prefers to the separable
 // CUBIC path (resize_cubic.cu), then those planResizeRows accepts to the row paths (resize_rows.cu), then the AREA
 // shapes planResizeArea accepts to the AREA row path (resize_area.cu), then those
@@ -86,6 +87,8 @@ cudaError_t launchResize(const ResizeParams &p, cudaStream_t stream) {
     if (p.dst.shape[kN] == 0 || p.dst.shape[kH] == 0 || p.dst.shape[kW] == 0 || p.dst.shape[kC] == 0) return cudaSuccess;
     ResizeLinearShape linear;
     if (planResizeLinear(p, linear)) return launchResizeLinear(p, linear, stream);
+    ResizeNearestShape nearest;
+    if (planResizeNearest(p, nearest)) return launchResizeNearest(p, nearest, stream); // the periodic NEAREST path: without this line, the band path
     ResizeBandShape band;
     if (resizeBandPreferred(p) && planResizeBand(p, band)) return launchResizeBand(p, band, stream);
     ResizeCubicShape cubic;
@@ -112,6 +115,7 @@ cudaError_t preloadResizeKernels() {
     if (err == cudaSuccess) err = preloadResizeRowKernels();
     if (err == cudaSuccess) err = preloadResizeBandKernels();
     if (err == cudaSuccess) err = preloadResizeLinearKernels();
+    if (err == cudaSuccess) err = preloadResizeNearestKernels();
     if (err == cudaSuccess) err = preloadResizeCubicKernels();
     if (err == cudaSuccess) err = preloadResizeAreaKernels();
     return err == cudaSuccess ? preloadResizeFusedKernels() : err;

@@ -142,6 +142,28 @@ bool planResizeLinearWith(const ResizeParams &p, int32_t variant, int32_t bandRo
 void setResizeLinearBlocks(ResizeLinearShape &shape, int64_t items, int64_t blocks);
 cudaError_t launchResizeLinear(const ResizeParams &p, ResizeLinearShape shape, cudaStream_t stream);
 
+// The geometry of cvResize's periodic NEAREST path (resize_nearest.cuh): one thread per group of `pixels`
+// consecutive destination pixels of one row, `groups` groups a row, items = N * dstH * groups threads in all.
+struct ResizeNearestShape {
+    int32_t period;  // index into resize_linear.cuh's kLinearPeriods
+    int32_t variant; // 0 or 1: the destination pixels per thread (resize_nearest.cuh, kNearestPixels)
+    int32_t pixels, groups;
+    int32_t items;
+};
+
+// Whether launchResize may take the periodic NEAREST path for p, and its geometry (exposed so CPU tests can check
+// the dispatch): uint8 NEAREST and NEAREST_FLOOR (OpenCV semantics) with 1, 3 or 4 packed channels on both sides,
+// a 4-byte aligned source (data, rows, images), a destination of any alignment, a vertical factor of at least 1 (no
+// row enlarged: each source row it reads is read once) and a horizontal ratio of exactly 2:1 or 3:2 whose every
+// destination column's source index (bandSourceIndex) follows that period. Exact: the same bytes as the per-pixel
+// sampler. Pure host arithmetic. `variant` (0, 1) picks the pixels per thread (the probe's variants); -1 takes
+// resize_nearest.cuh's kNearestVariant.
+// launchResize tries it before the band path (one marked line there; remove it to return these shapes to the band
+// path): no staging, no index table, whole-word loads of only the source rows the destination reads, byte permutes
+// at compile-time positions and 16-byte stores (bench/probes/resize_nearest_variants.cu times it against the band path).
+bool planResizeNearest(const ResizeParams &p, ResizeNearestShape &shape, int32_t variant = -1);
+cudaError_t launchResizeNearest(const ResizeParams &p, const ResizeNearestShape &shape, cudaStream_t stream);
+
 // The blocks of kernel k (threads, smem bytes each) the current device keeps resident, from a small per-thread
 // cache: the band and periodic LINEAR paths launch one wave of blocks that each walk many rows.
 cudaError_t residentResizeBlocks(const void *k, int threads, int smem, int &resident);
@@ -261,6 +283,7 @@ cudaError_t preloadTvResizeKernels();    // part of preloadResizeKernels
 cudaError_t preloadResizeRowKernels();   // part of preloadResizeKernels
 cudaError_t preloadResizeBandKernels();  // part of preloadResizeKernels
 cudaError_t preloadResizeLinearKernels(); // part of preloadResizeKernels
+cudaError_t preloadResizeNearestKernels(); // part of preloadResizeKernels
 cudaError_t preloadResizeCubicKernels(); // part of preloadResizeKernels
 cudaError_t preloadResizeAreaKernels();  // part of preloadResizeKernels
 

@@ -72,14 +72,15 @@ TEST_CASE("planResizeTile: the benchmark's rows and what stays on the per-pixel 
 }
 
 TEST_CASE("the shapes of tests/python/test_resize_tiled.py take the fast path they name", "[resize][dispatch]") {
-    enum Path { kPeriodic, kBand, kCubicSep, kRows, kAreaRows, kTiled, kSampler };
+    enum Path { kPeriodic, kNearestPeriodic, kBand, kCubicSep, kRows, kAreaRows, kTiled, kSampler };
     struct Shape {
         int32_t interp, c, h, w, oh, ow;
-        Path path; // launchResize: the periodic LINEAR path, the band path where preferred, the separable CUBIC
-                   // path where preferred, then the row paths, the AREA row path, the tiled path, the sampler
+        Path path; // launchResize: the periodic LINEAR path, the periodic NEAREST path, the band path where
+                   // preferred, the separable CUBIC path where preferred, then the row paths, the AREA row path, the
+                   // tiled path, the sampler
     };
     const std::vector<Shape> shapes = {
-        {kNearest, 3, 1080, 1920, 720, 1280, kBand},   {kNearest, 3, 960, 1280, 225, 300, kRows},
+        {kNearest, 3, 1080, 1920, 720, 1280, kNearestPeriodic}, {kNearest, 3, 960, 1280, 225, 300, kRows},
         {kNearest, 1, 37, 53, 29, 71, kRows},          {kNearestFloor, 4, 37, 53, 80, 101, kRows},
         {kLinear, 1, 3, 4000, 5, 5003, kRows},         {kCubic, 3, 4, 1920, 3, 1280, kCubicSep},
         {kLinear, 3, 1080, 1920, 720, 640, kTiled},    {kCubic, 3, 1080, 1920, 540, 400, kTiled},
@@ -95,6 +96,10 @@ TEST_CASE("the shapes of tests/python/test_resize_tiled.py take the fast path th
         {kLinear, 3, 1080, 1920, 540, 960, kPeriodic},  {kLinear, 3, 37, 132, 25, 88, kPeriodic},
         {kLinear, 1, 35, 132, 19, 66, kPeriodic},       {kArea, 3, 1080, 1920, 720, 1280, kAreaRows},
         {kCubic, 3, 540, 960, 1080, 1920, kCubicSep},       {kCubic, 4, 1080, 1920, 540, 960, kCubicSep},
+        {kNearestFloor, 3, 1080, 1920, 720, 1280, kNearestPeriodic}, {kNearest, 1, 1080, 1920, 720, 1280, kNearestPeriodic},
+        {kNearestFloor, 4, 1080, 1920, 540, 960, kNearestPeriodic}, {kNearest, 3, 37, 132, 25, 88, kNearestPeriodic},
+        {kNearestFloor, 1, 35, 132, 19, 66, kNearestPeriodic},  {kNearest, 4, 30, 62, 20, 31, kNearestPeriodic},
+        {kNearest, 3, 1280, 12, 300, 8, kNearestPeriodic}, {kNearest, 3, 37, 129, 25, 86, kBand},
     };
     for (const Shape &s : shapes) {
         INFO("interp " << s.interp << ", " << s.c << " channels, " << s.h << "x" << s.w << " -> " << s.oh << "x" << s.ow);
@@ -104,10 +109,12 @@ TEST_CASE("the shapes of tests/python/test_resize_tiled.py take the fast path th
         cvk::ResizeLinearShape linear{};
         cvk::ResizeAreaShape area{};
         cvk::ResizeCubicShape cubic{};
+        cvk::ResizeNearestShape nearest{};
         const auto p = params(nhwc(kAligned, 2, s.h, s.w, s.c), nhwc(kAligned, 2, s.oh, s.ow, s.c), s.interp);
         // launchResize's order of paths (kernels/resize.cu)
         const auto taken = [&] {
             if (cvk::planResizeLinear(p, linear)) return kPeriodic;
+            if (cvk::planResizeNearest(p, nearest)) return kNearestPeriodic;
             if (cvk::planResizeBand(p, band) && cvk::resizeBandPreferred(p)) return kBand;
             if (cvk::resizeCubicPreferred(p) && cvk::planResizeCubic(p, cubic)) return kCubicSep;
             if (cvk::planResizeRows(p, rows)) return kRows;
@@ -125,6 +132,7 @@ TEST_CASE("the shapes of tests/python/test_resize_tiled.py take the fast path th
         CHECK_FALSE(cvk::planResizeArea(sampler, area));
         CHECK_FALSE(cvk::planResizeLinear(sampler, linear));
         CHECK_FALSE(cvk::planResizeCubic(sampler, cubic));
+        CHECK_FALSE(cvk::planResizeNearest(sampler, nearest));
     }
 }
 

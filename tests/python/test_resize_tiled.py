@@ -1,4 +1,5 @@
 """cvResize's packed fast paths, the periodic LINEAR path (uint8 2:1 and 3:2 downscales across, at most 2 down),
+the periodic NEAREST path (uint8 NEAREST/NEAREST_FLOOR, the same ratios across, any downscale down),
 the band path (uint8 NEAREST/NEAREST_FLOOR/LINEAR downscales of at most 2 across:
 source rows staged once per band), the separable uint8 CUBIC path (3 and 4 channels, factors up to 4), the row paths
 (the NEAREST gather of every type, uint8 LINEAR and one-channel CUBIC staged rows), the uint8 AREA row path and the
@@ -16,7 +17,9 @@ from resize_cases import random_image, to_device, to_host
 # (interp, channels, (src H, W), (dst H, W)): the benchmark's rows (two images of 1080x1920), then the AREA
 # integer box, odd sizes, enlargements and one channel; the NEAREST gather (ties on pixel edges, odd widths), row
 # strips (wide rows) and LINEAR/CUBIC on the tiled path (horizontal factors the row paths decline); last the periodic
-# LINEAR path's other channel counts and ratios, and odd sizes (a partial last thread span).
+# LINEAR path's other channel counts and ratios, and odd sizes (a partial last thread span); then the periodic
+# NEAREST path (3:2 and 2:1 across: channel counts, a partial last group, vertical ties) and an odd source row
+# (387 bytes: not 4-byte aligned, the band path).
 ROWS = (
     ("NEAREST", 3, (1080, 1920), (720, 1280)),
     ("NEAREST", 3, (960, 1280), (225, 300)),
@@ -50,6 +53,14 @@ ROWS = (
     ("LINEAR", 3, (1080, 1920), (540, 960)),
     ("LINEAR", 3, (37, 132), (25, 88)),
     ("LINEAR", 1, (35, 132), (19, 66)),
+    ("NEAREST_FLOOR", 3, (1080, 1920), (720, 1280)),
+    ("NEAREST", 1, (1080, 1920), (720, 1280)),
+    ("NEAREST_FLOOR", 4, (1080, 1920), (540, 960)),
+    ("NEAREST", 3, (37, 132), (25, 88)),
+    ("NEAREST_FLOOR", 1, (35, 132), (19, 66)),
+    ("NEAREST", 4, (30, 62), (20, 31)),
+    ("NEAREST", 3, (1280, 12), (300, 8)),
+    ("NEAREST", 3, (37, 129), (25, 86)),
 )
 
 

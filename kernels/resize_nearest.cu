@@ -1,0 +1,113 @@
+// cvResize's periodic NEAREST path (resize_nearest.cuh): when it applies (planResizeNearest), and its kernels per
+// (interpolation, period, channel count, pixels per thread), dispatched through one table without holes.
+#include "resize.hpp"
+#include "resize_nearest.cuh"
+
+#include <array>
+#include <numeric>
+
+namespace cvk {
+namespace {
+
+using namespace resize;
+
+// One thread per item (group of a destination row), in order: consecutive threads own consecutive groups of a row,
+// so a warp's loads and stores cover contiguous bytes.
+template <int I, int C, int Q, int P, int PX>
+__global__ void __launch_bounds__(kNearestThreads) nearestKernel(ResizeParams p, Mapping m, int32_t groups, int32_t items) {
+    const int32_t i = int32_t(blockIdx.x) * kNearestThreads + int32_t(threadIdx.x);
+    if (i < items) nearestGroup<I, C, Q, P, PX>(p, m, groups, i);
+}
+
+using Kernel = void (*)(ResizeParams, Mapping, int32_t, int32_t);
+
+constexpr int kNearestChannels[] = {1, 3, 4};
+constexpr int kNearestInterps[] = {kNearest, kNearestFloor};
+
+template <int In, int Per, int Row, int V> constexpr Kernel kernelOf() {
+    return &nearestKernel<kNearestInterps[In], kNearestChannels[Row], kLinearPeriods[Per].q, kLinearPeriods[Per].p, kNearestPixels[Row][V]>;
+}
+template <int In, int Per, int Row> constexpr std::array<Kernel, 2> variantRow() { return {kernelOf<In, Per, Row, 0>(), kernelOf<In, Per, Row, 1>()}; }
+template <int In, int Per> constexpr std::array<std::array<Kernel, 2>, 3> channelRows() {
+    return {variantRow<In, Per, 0>(), variantRow<In, Per, 1>(), variantRow<In, Per, 2>()};
+}
+template <int In> constexpr std::array<std::array<std::array<Kernel, 2>, 3>, kLinearPeriodCount> periodRows() {
+    static_assert(kLinearPeriodCount == 2, "one row per period");
+    return {channelRows<In, 0>(), channelRows<In, 1>()};
+}
+// kNearestKernels[NEAREST, NEAREST_FLOOR][period][channel row][variant]: every entry filled.
+const std::array<std::array<std::array<std::array<Kernel, 2>, 3>, kLinearPeriodCount>, 2> kNearestKernels = {periodRows<0>(), periodRows<1>()};
+
+bool aligned4(int64_t v) { return (v & 3) == 0; }
+
+// Whether every destination column of axis a (interp's index function, the mapping's ties) follows period `per`:
+// O(dst) the first time a thread plans an (axis, interp, period), then from a small cache.
+bool periodicColumns(const Mapping &m, int32_t interp, int per) {
+    struct Entry {
+        int32_t src, dst, interp, per, ok;
+    };
+    constexpr int kEntries = 4;
+    thread_local Entry cache[kEntries] = {};
+    thread_local int next = 0;
+    const Axis &a = m.x;
+    for (const Entry &e : cache)
+        if (e.src == a.src && e.dst == a.dst && e.interp == interp && e.per == per) return e.ok != 0;
+    const int32_t q = kLinearPeriods[per].q, p = kLinearPeriods[per].p;
+    bool ok = true;
+    for (int32_t d = 0; d < a.dst && ok; ++d) ok = bandSourceIndex(a, m.tiesX, interp, d) == (d / q) * p + nearestPeriodFirst(interp, q, p, d % q);
+    cache[next] = {a.src, a.dst, interp, per, ok ? 1 : 0};
+    next = (next + 1) % kEntries;
+    return ok;
+}
+
+} // namespace
+
+bool planResizeNearest(const ResizeParams &p, ResizeNearestShape &s, int32_t variant) {
+    if (variant == -1) variant = kNearestVariant;
+    if (p.torchMode >= 0 || p.type != kResizeU8 || (p.interp != kNearest && p.interp != kNearestFloor) || variant < 0 || variant > 1)
+        return false;
+    const int64_t C = p.src.shape[kC];
+    const int row = linearChannelRow(int32_t(C));
+    if (row < 0 || p.dst.shape[kC] != C || p.src.stride[kW] != C || p.dst.stride[kW] != C ||
+        (C > 1 && (p.src.stride[kC] != 1 || p.dst.stride[kC] != 1)))
+        return false;
+    if (!aligned4(reinterpret_cast<intptr_t>(p.src.data)) || !aligned4(p.src.stride[kH]) || (p.src.shape[kN] > 1 && !aligned4(p.src.stride[kN])))
+        return false;
+    if (p.src.shape[kW] * C > INT32_MAX / 2 || p.src.shape[kH] > INT32_MAX / 2 || p.dst.shape[kH] > INT32_MAX / 2) return false;
+    const Mapping m = mappingOf(p.src, p.dst.shape[kH], p.dst.shape[kW], p.interp);
+    if (m.y.scale < 1.0) return false; // no source row read twice
+    const int32_t g = std::gcd(m.x.src, m.x.dst);
+    s.period = -1;
+    for (int i = 0; i < kLinearPeriodCount; ++i)
+        if (kLinearPeriods[i].q == m.x.dst / g && kLinearPeriods[i].p == m.x.src / g) s.period = i;
+    if (s.period < 0 || !periodicColumns(m, p.interp, s.period)) return false;
+    s.variant = variant;
+    s.pixels = kNearestPixels[row][variant];
+    s.groups = (m.x.dst + s.pixels - 1) / s.pixels;
+    const int64_t items = p.dst.shape[kN] * p.dst.shape[kH] * s.groups;
+    if (items > INT32_MAX - kNearestThreads) return false; // the kernel numbers items, rows and images in int32
+    s.items = int32_t(items);
+    return true;
+}
+
+cudaError_t launchResizeNearest(const ResizeParams &p, const ResizeNearestShape &s, cudaStream_t stream) {
+    const Mapping m = mappingOf(p.src, p.dst.shape[kH], p.dst.shape[kW], p.interp);
+    const Kernel k = kNearestKernels[p.interp == kNearest ? 0 : 1][s.period][linearChannelRow(int32_t(p.src.shape[kC]))][s.variant];
+    const unsigned blocks = static_cast<unsigned>((int64_t(s.items) + kNearestThreads - 1) / kNearestThreads);
+    k<<<blocks, kNearestThreads, 0, stream>>>(p, m, s.groups, s.items);
+    return cudaGetLastError();
+}
+
+cudaError_t preloadResizeNearestKernels() {
+    for (const auto &interp : kNearestKernels)
+        for (const auto &period : interp)
+            for (const auto &row : period)
+                for (Kernel k : row) {
+                    cudaFuncAttributes attributes;
+                    const cudaError_t err = cudaFuncGetAttributes(&attributes, k);
+                    if (err != cudaSuccess) return err;
+                }
+    return cudaSuccess;
+}
+
+} // namespace cvk

@@ -1,0 +1,187 @@
+// cvResize's periodic NEAREST path on the CPU, no GPU: which shapes take it (cvk::planResizeNearest, the benchmark's
+// among them), and the whole grid run thread by thread (the same __host__ __device__ function the kernel runs),
+// compared byte for byte with the per-pixel sampler on random images, with the destination's padding checked
+// untouched.
+#include <catch2/catch_test_macros.hpp>
+
+#include "../../kernels/resize_nearest.cuh"
+#include "resize_views.hpp"
+
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <vector>
+
+using namespace cvk::resize;
+using cvtest::kAligned;
+using cvtest::nhwc;
+using cvtest::params;
+
+namespace {
+
+struct PlanRow {
+    const char *what;
+    cvk::ResizeParams p;
+    int32_t variant;
+    bool taken;
+    int32_t period, pixels, groups; // checked when taken
+};
+
+} // namespace
+
+TEST_CASE("planResizeNearest: the benchmark's rows and what stays on the other paths", "[resize][dispatch]") {
+    const auto src = nhwc(kAligned, 32, 1080, 1920, 3);
+    const auto to720 = nhwc(kAligned, 32, 720, 1280, 3), to540 = nhwc(kAligned, 32, 540, 960, 3);
+    auto unaligned = src;
+    unaligned.data += 2;
+    auto dstUnaligned = to720;
+    dstUnaligned.data += 1;
+    auto planar = src;
+    planar.stride[cvk::kC] = 1080 * 1920;
+    cvk::ResizeParams torch = params(src, to720, -1);
+    torch.torchMode = kTvNearest;
+    const auto c1 = nhwc(kAligned, 32, 1080, 1920, 1), c4 = nhwc(kAligned, 32, 1080, 1920, 4);
+    const std::vector<PlanRow> rows = {
+        {"bench: NEAREST -> 720x1280, launchResize's variant (3:2 across, 32 pixels a thread)", params(src, to720, kNearest), -1, true, 1, 32, 40},
+        {"bench: NEAREST -> 720x1280, 16 pixels a thread", params(src, to720, kNearest), 0, true, 1, 16, 80},
+        {"NEAREST_FLOOR -> 720x1280", params(src, to720, kNearestFloor), 0, true, 1, 16, 80},
+        {"NEAREST -> 720x1280, 32 pixels a thread", params(src, to720, kNearest), 1, true, 1, 32, 40},
+        {"NEAREST -> 540x960 (2:1)", params(src, to540, kNearest), 0, true, 0, 16, 60},
+        {"NEAREST_FLOOR 1 channel -> 720x1280", params(c1, nhwc(kAligned, 32, 720, 1280, 1), kNearestFloor), 0, true, 1, 16, 80},
+        {"NEAREST 4 channels -> 720x1280", params(c4, nhwc(kAligned, 32, 720, 1280, 4), kNearest), 0, true, 1, 4, 320},
+        {"NEAREST 4 channels -> 540x960, 8 pixels a thread", params(c4, nhwc(kAligned, 32, 540, 960, 4), kNearest), 1, true, 0, 8, 120},
+        {"NEAREST, destination not aligned (stored bytewise)", params(src, dstUnaligned, kNearest), 0, true, 1, 16, 80},
+        {"NEAREST 3x down, 1.5x across", params(src, nhwc(kAligned, 32, 360, 1280, 3), kNearest), 0, true, 1, 16, 80},
+        {"NEAREST same height, odd width 129 -> 86 (rows padded to 388 bytes)", params(nhwc(kAligned, 2, 37, 129, 3, 1), nhwc(kAligned, 2, 37, 86, 3), kNearest), 0, true, 1, 16, 6},
+        {"NEAREST enlarging down", params(nhwc(kAligned, 2, 20, 1920, 3), nhwc(kAligned, 2, 21, 1280, 3), kNearest), 0, false, 0, 0, 0},
+        {"NEAREST -> 224x224 (ratio 60:7 across)", params(src, nhwc(kAligned, 32, 224, 224, 3), kNearest), 0, false, 0, 0, 0},
+        {"NEAREST 1440 -> 1080 across (4:3, not compiled)", params(nhwc(kAligned, 2, 20, 1440, 3), nhwc(kAligned, 2, 15, 1080, 3), kNearest), 0, false, 0, 0, 0},
+        {"NEAREST 1920 -> 768 across (5:2)", params(nhwc(kAligned, 2, 20, 1920, 3), nhwc(kAligned, 2, 10, 768, 3), kNearest), 0, false, 0, 0, 0},
+        {"NEAREST enlarging across", params(nhwc(kAligned, 2, 20, 640, 3), nhwc(kAligned, 2, 20, 960, 3), kNearest), 0, false, 0, 0, 0},
+        {"NEAREST 2 channels", params(nhwc(kAligned, 2, 20, 96, 2), nhwc(kAligned, 2, 10, 64, 2), kNearest), 0, false, 0, 0, 0},
+        {"NEAREST, source not 4-byte aligned", params(unaligned, to720, kNearest), 0, false, 0, 0, 0},
+        {"NEAREST, source rows padded by 2 bytes", params(nhwc(kAligned, 2, 30, 96, 3, 2), nhwc(kAligned, 2, 20, 64, 3), kNearest), 0, false, 0, 0, 0},
+        {"NEAREST, planar channels", params(planar, to720, kNearest), 0, false, 0, 0, 0},
+        {"NEAREST uint16", params(nhwc(kAligned, 2, 30, 96, 3, 0, 2), nhwc(kAligned, 2, 20, 64, 3, 0, 2), kNearest, cvk::kResizeU16), 0, false, 0, 0, 0},
+        {"LINEAR", params(src, to720, kLinear), 0, false, 0, 0, 0},
+        {"CUBIC", params(src, to720, kCubic), 0, false, 0, 0, 0},
+        {"AREA", params(src, to720, kArea), 0, false, 0, 0, 0},
+        {"torchvision nearest", torch, 0, false, 0, 0, 0},
+        {"variant 2 (not compiled)", params(src, to720, kNearest), 2, false, 0, 0, 0},
+        {"variant -2", params(src, to720, kNearest), -2, false, 0, 0, 0},
+    };
+    for (const PlanRow &r : rows) {
+        INFO(r.what);
+        cvk::ResizeNearestShape s{};
+        const bool taken = cvk::planResizeNearest(r.p, s, r.variant);
+        REQUIRE(taken == r.taken);
+        if (!taken) continue;
+        CHECK(s.period == r.period);
+        CHECK(s.pixels == r.pixels);
+        CHECK(s.groups == r.groups);
+        CHECK(int64_t(s.items) == r.p.dst.shape[cvk::kN] * r.p.dst.shape[cvk::kH] * r.groups);
+    }
+}
+
+namespace {
+
+struct GridRow {
+    const char *what;
+    int32_t interp, n, h, w, c, oh, ow;
+    int64_t srcPad, dstPad;     // bytes after each row
+    int64_t srcShift, dstShift; // bytes each starts past a 16-byte aligned address
+    int32_t variant;
+};
+
+// Every thread of the grid (nearestKernel in resize_nearest.cu), in order.
+template <int I, int C, int Q, int P, int PX> void runGrid(const cvk::ResizeParams &p, const Mapping &m, const cvk::ResizeNearestShape &s) {
+    REQUIRE(s.pixels == PX);
+    for (int32_t i = 0; i < s.items; ++i) nearestGroup<I, C, Q, P, PX>(p, m, s.groups, i);
+}
+
+template <int I, int C, int Row> void runGridFor(const cvk::ResizeParams &p, const Mapping &m, const cvk::ResizeNearestShape &s) {
+    if (s.period == 0 && s.variant == 0) runGrid<I, C, kLinearPeriods[0].q, kLinearPeriods[0].p, kNearestPixels[Row][0]>(p, m, s);
+    if (s.period == 0 && s.variant == 1) runGrid<I, C, kLinearPeriods[0].q, kLinearPeriods[0].p, kNearestPixels[Row][1]>(p, m, s);
+    if (s.period == 1 && s.variant == 0) runGrid<I, C, kLinearPeriods[1].q, kLinearPeriods[1].p, kNearestPixels[Row][0]>(p, m, s);
+    if (s.period == 1 && s.variant == 1) runGrid<I, C, kLinearPeriods[1].q, kLinearPeriods[1].p, kNearestPixels[Row][1]>(p, m, s);
+}
+
+template <int I> void runGridOf(int32_t c, const cvk::ResizeParams &p, const Mapping &m, const cvk::ResizeNearestShape &s) {
+    if (c == 1) runGridFor<I, 1, 0>(p, m, s);
+    if (c == 3) runGridFor<I, 3, 1>(p, m, s);
+    if (c == 4) runGridFor<I, 4, 2>(p, m, s);
+}
+
+} // namespace
+
+TEST_CASE("periodic NEAREST path: the whole grid equals the per-pixel sampler byte for byte", "[resize][nearest][cpu]") {
+    const std::vector<GridRow> rows = {
+        {"1.5x both ways (the 720p row, scaled)", kNearest, 3, 108, 192, 3, 72, 128, 0, 0, 0, 0, 0},
+        {"1.5x both ways, NEAREST_FLOOR", kNearestFloor, 3, 108, 192, 3, 72, 128, 0, 0, 0, 0, 0},
+        {"1.5x both ways, 32 pixels a thread", kNearest, 2, 108, 192, 3, 72, 128, 0, 0, 0, 0, 1},
+        {"1.5x both ways, NEAREST_FLOOR, 32 pixels a thread", kNearestFloor, 2, 108, 192, 3, 72, 128, 0, 0, 0, 0, 1},
+        {"1920 -> 1280 across, 9 rows -> 6", kNearest, 2, 9, 1920, 3, 6, 1280, 0, 0, 0, 0, 0},
+        {"2x both ways (1080 -> 540, scaled)", kNearest, 2, 54, 96, 3, 27, 48, 0, 0, 0, 0, 0},
+        {"2x both ways, NEAREST_FLOOR", kNearestFloor, 2, 54, 96, 3, 27, 48, 0, 0, 0, 0, 1},
+        {"2x across, same height", kNearest, 2, 20, 64, 3, 20, 32, 0, 0, 0, 0, 0},
+        {"1.5x across, same height, NEAREST_FLOOR", kNearestFloor, 2, 20, 48, 3, 20, 32, 0, 0, 0, 0, 0},
+        {"1.5x across, 2x down exactly", kNearest, 2, 40, 48, 3, 20, 32, 0, 0, 0, 0, 0},
+        {"1.5x across, 3x down", kNearestFloor, 2, 60, 48, 3, 20, 32, 0, 0, 0, 0, 1},
+        {"odd widths 129 -> 86 (partial last group), rows 37 -> 25", kNearest, 2, 37, 129, 3, 25, 86, 1, 0, 0, 0, 0},
+        {"odd widths 129 -> 86, NEAREST_FLOOR, 32 pixels a thread, padded destination", kNearestFloor, 2, 37, 129, 3, 25, 86, 5, 3, 0, 0, 1},
+        {"2x, odd widths 94 -> 47, rows 31 -> 17, source rows padded to 284 bytes", kNearest, 2, 31, 94, 3, 17, 47, 2, 0, 0, 0, 0},
+        {"2x, odd widths, NEAREST_FLOOR, 32 pixels a thread", kNearestFloor, 3, 31, 94, 3, 17, 47, 2, 1, 0, 0, 1},
+        {"source 4 bytes off, rows padded by 4, destination 1 byte off", kNearest, 2, 27, 96, 3, 18, 64, 4, 0, 4, 1, 0},
+        {"source 12 bytes off, destination 1 byte off and padded", kNearestFloor, 2, 27, 96, 3, 18, 64, 8, 3, 12, 1, 1},
+        {"destination 4 bytes off (word stores)", kNearest, 2, 27, 96, 3, 18, 64, 0, 0, 0, 4, 1},
+        {"destination 8 bytes off (8-byte stores)", kNearest, 2, 27, 96, 3, 18, 64, 0, 0, 8, 8, 0},
+        {"destination rows of 200 bytes (every other row 8 bytes off 16)", kNearest, 2, 27, 96, 3, 18, 64, 0, 8, 0, 0, 0},
+        {"vertical 1280 -> 300 (ties on pixel edges that take the left pixel)", kNearest, 1, 1280, 12, 3, 300, 8, 0, 0, 0, 0, 0},
+        {"vertical 1280 -> 300, NEAREST_FLOOR", kNearestFloor, 1, 1280, 12, 3, 300, 8, 0, 0, 0, 0, 1},
+        {"1 channel 1.5x", kNearest, 2, 33, 99, 1, 22, 66, 1, 0, 0, 0, 0},
+        {"1 channel 1.5x, 32 pixels a thread, padded rows, NEAREST_FLOOR", kNearestFloor, 2, 33, 99, 1, 22, 66, 5, 2, 8, 2, 1},
+        {"1 channel 2x, odd rows", kNearest, 2, 35, 130, 1, 19, 65, 2, 0, 0, 0, 0},
+        {"1 channel 2x, NEAREST_FLOOR, destination 3 bytes off", kNearestFloor, 2, 35, 130, 1, 19, 65, 2, 1, 4, 3, 1},
+        {"1 channel 1920 -> 1280, one row", kNearest, 1, 1, 1920, 1, 1, 1280, 0, 0, 0, 0, 0},
+        {"4 channels 1.5x", kNearest, 2, 30, 45, 4, 20, 30, 0, 0, 0, 0, 0},
+        {"4 channels 1.5x, 8 pixels a thread, both 4 bytes off, padded rows", kNearestFloor, 2, 30, 45, 4, 20, 30, 4, 4, 4, 4, 1},
+        {"4 channels 2x", kNearest, 2, 30, 62, 4, 15, 31, 0, 0, 0, 0, 0},
+        {"4 channels 2x, 8 pixels a thread, 1.5x down, destination 2 bytes off", kNearestFloor, 2, 30, 62, 4, 20, 31, 0, 0, 12, 2, 1},
+        {"smallest: 3 -> 2 across, 2 -> 1 down, source rows padded to 12 bytes", kNearest, 2, 2, 3, 3, 1, 2, 3, 0, 0, 0, 0},
+        {"one source row: 1 -> 1 down, 2 -> 1 across", kNearestFloor, 3, 1, 2, 4, 1, 1, 0, 0, 0, 0, 0},
+    };
+    std::mt19937 rng(31);
+    constexpr uint8_t kPoison = 0xA5;
+    for (const GridRow &r : rows) {
+        INFO(r.what);
+        const int64_t N = r.n;
+        const int64_t srcRow = int64_t(r.w) * r.c + r.srcPad, dstRow = int64_t(r.ow) * r.c + r.dstPad;
+        const size_t srcBytes = size_t(N * r.h * srcRow);
+        std::vector<int4> srcStore((srcBytes + size_t(r.srcShift)) / 16 + 1);
+        auto *srcData = reinterpret_cast<uint8_t *>(srcStore.data()) + r.srcShift;
+        for (size_t i = 0; i < srcBytes; ++i) srcData[i] = static_cast<uint8_t>(rng());
+        std::vector<int4> dstStore(size_t(N * r.oh * dstRow + r.dstShift) / 16 + 1);
+        auto *dstBytes = reinterpret_cast<uint8_t *>(dstStore.data());
+        std::memset(dstBytes, kPoison, dstStore.size() * 16);
+        const auto p = params(nhwc(reinterpret_cast<char *>(srcData), N, r.h, r.w, r.c, r.srcPad),
+                              nhwc(reinterpret_cast<char *>(dstBytes + r.dstShift), N, r.oh, r.ow, r.c, r.dstPad), r.interp);
+        cvk::ResizeNearestShape s{};
+        REQUIRE(cvk::planResizeNearest(p, s, r.variant));
+        const Mapping m = mappingOf(p.src, p.dst.shape[cvk::kH], p.dst.shape[cvk::kW], r.interp);
+        const size_t outBytes = size_t(N * r.oh * dstRow);
+        const auto want = r.interp == kNearest ? cvtest::samplerBytes<uint8_t, kNearest>(p, m, outBytes, kPoison)
+                                               : cvtest::samplerBytes<uint8_t, kNearestFloor>(p, m, outBytes, kPoison);
+        if (r.interp == kNearest)
+            runGridOf<kNearest>(r.c, p, m, s);
+        else
+            runGridOf<kNearestFloor>(r.c, p, m, s);
+        cvtest::checkAgainstSampler(dstBytes, dstStore.size() * 16, r.dstShift, want, dstRow, "periodic NEAREST path", kPoison);
+    }
+}
+
+TEST_CASE("periodic NEAREST path: the 1280 -> 300 rows of the grid test do hold ties that move", "[resize][nearest][cpu]") {
+    // 1280 -> 300 rows: cv2 5.0 takes source row 31 for destination row 7 (the exact centre, 31.5, is a pixel edge)
+    const Mapping m = mappingOf(nhwc(kAligned, 1, 1280, 12, 3), 300, 8, kNearest);
+    CHECK(bandSourceIndex(m.y, m.tiesY, kNearest, 7) == 31);
+    CHECK(bandSourceIndex(m.y, m.tiesY, kNearest, 37) == 160);
+}
