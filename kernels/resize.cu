@@ -87,8 +87,8 @@ cudaError_t launchResize(const ResizeParams &p, cudaStream_t stream) {
     if (p.dst.shape[kN] == 0 || p.dst.shape[kH] == 0 || p.dst.shape[kW] == 0 || p.dst.shape[kC] == 0) return cudaSuccess;
     ResizeLinearShape linear;
     if (planResizeLinear(p, linear)) return launchResizeLinear(p, linear, stream);
-    ResizeNearestShape nearest;
-    if (planResizeNearest(p, nearest)) return launchResizeNearest(p, nearest, stream); // the periodic NEAREST path: without this line, the band path
+    ResizeNearestShape nearest; // the periodic NEAREST path; without the next line its shapes take the band path
+    if (planResizeNearest(p, nearest)) return launchResizeNearest(p, nearest, stream);
     ResizeBandShape band;
     if (resizeBandPreferred(p) && planResizeBand(p, band)) return launchResizeBand(p, band, stream);
     ResizeCubicShape cubic;
