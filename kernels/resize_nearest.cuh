@@ -45,10 +45,12 @@ constexpr int kNearestThreads = 256;
 // Destination pixels per thread, by channel count (1, 3, 4: linearChannelRow) and variant (0 or 1): multiples of
 // every Q of kLinearPeriods, whole 16-byte destination vectors and whole source words per thread.
 constexpr int kNearestPixels[3][2] = {{16, 32}, {16, 32}, {4, 8}};
-// The variant launchResize takes: the wider one, whose spans divide into 16-byte loads for both periods (3 channels
-// 3:2: 144 source bytes a thread, against 72 = 9 8-byte loads for 16 pixels). Not measured yet: the probe
-// bench/probes/resize_nearest_variants.cu times both.
-constexpr int32_t kNearestVariant = 1;
+// The variant launchResize takes: the narrower one, twice the threads, which ran faster in every case of
+// bench/probes/resize_nearest_variants.cu on an H200 (GPU µs per call of 32 x 1080x1920, the band path first, then
+// variant 0, then variant 1; outputs byte-identical): NEAREST 3 channels -> 720x1280 76.6 / 69.5 / 93.7,
+// NEAREST_FLOOR 77.8 / 70.1 / 96.8, -> 540x960 57.4 / 51.9 / 62.1; 1 channel -> 720x1280 57.2 / 21.4 / 23.7;
+// 4 channels 87.3 / 72.1 / 76.4.
+constexpr int32_t kNearestVariant = 0;
 
 template <int I, int C, int Q, int P, int PX> struct NearestGeometry {
     static_assert(P > Q && P <= 2 * Q, "a downscale by more than 1 and at most 2 across");

@@ -42,7 +42,7 @@ TEST_CASE("planResizeNearest: the benchmark's rows and what stays on the other p
     torch.torchMode = kTvNearest;
     const auto c1 = nhwc(kAligned, 32, 1080, 1920, 1), c4 = nhwc(kAligned, 32, 1080, 1920, 4);
     const std::vector<PlanRow> rows = {
-        {"bench: NEAREST -> 720x1280, launchResize's variant (3:2 across, 32 pixels a thread)", params(src, to720, kNearest), -1, true, 1, 32, 40},
+        {"bench: NEAREST -> 720x1280, launchResize's variant (3:2 across, 16 pixels a thread)", params(src, to720, kNearest), -1, true, 1, 16, 80},
         {"bench: NEAREST -> 720x1280, 16 pixels a thread", params(src, to720, kNearest), 0, true, 1, 16, 80},
         {"NEAREST_FLOOR -> 720x1280", params(src, to720, kNearestFloor), 0, true, 1, 16, 80},
         {"NEAREST -> 720x1280, 32 pixels a thread", params(src, to720, kNearest), 1, true, 1, 32, 40},
