@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <random>
 #include <vector>
 
 namespace cvtest {
@@ -67,5 +68,35 @@ inline void checkAgainstSampler(const uint8_t *store, size_t storeBytes, int64_t
     for (size_t i = size_t(shift) + want.size(); i < storeBytes; ++i) CHECK(store[i] == poison);
     CHECK(mismatches == 0);
 }
+
+// A block test's uint8 images: a random source of [n, h, w, c] (rows srcPad bytes longer) srcShift bytes past a
+// 16-byte aligned address, and a poisoned destination store holding [n, oh, ow, c] (rows dstPad bytes longer)
+// dstShift bytes in; `p` is cvResize's parameters between them (the kernels under test write through p.dst). Not
+// copyable: `p` points into the stores.
+struct BlockImages {
+    std::vector<int4> srcStore, dstStore;
+    int64_t dstRow, dstShift;
+    cvk::ResizeParams p;
+    BlockImages(int64_t n, int64_t h, int64_t w, int64_t c, int64_t oh, int64_t ow, int64_t srcPad, int64_t dstPad, int64_t srcShift,
+                int64_t dstShift_, int32_t interp, std::mt19937 &rng, uint8_t poison)
+        : dstRow(ow * c + dstPad), dstShift(dstShift_) {
+        const size_t srcBytes = size_t(n * h * (w * c + srcPad));
+        srcStore.resize((srcBytes + size_t(srcShift)) / 16 + 1);
+        auto *srcData = reinterpret_cast<uint8_t *>(srcStore.data()) + srcShift;
+        for (size_t i = 0; i < srcBytes; ++i) srcData[i] = static_cast<uint8_t>(rng());
+        dstStore.resize(size_t(n * oh * dstRow + dstShift) / 16 + 1);
+        std::memset(dstStore.data(), poison, dstStore.size() * 16);
+        p = params(nhwc(reinterpret_cast<char *>(srcData), n, h, w, c, srcPad),
+                   nhwc(reinterpret_cast<char *>(dstStore.data()) + dstShift, n, oh, ow, c, dstPad), interp);
+    }
+    BlockImages(const BlockImages &) = delete;
+    BlockImages &operator=(const BlockImages &) = delete;
+    // The destination image's bytes, padding included (what samplerBytes fills).
+    size_t outBytes() const { return size_t(p.dst.shape[cvk::kN] * p.dst.shape[cvk::kH] * dstRow); }
+    // checkAgainstSampler over the whole destination store.
+    void check(const std::vector<uint8_t> &want, const char *path, uint8_t poison) const {
+        checkAgainstSampler(reinterpret_cast<const uint8_t *>(dstStore.data()), dstStore.size() * 16, dstShift, want, dstRow, path, poison);
+    }
+};
 
 } // namespace cvtest

@@ -190,26 +190,17 @@ TEST_CASE("band path: every block equals the per-pixel sampler byte for byte", "
     for (const BlockRow &r : rows) {
         INFO(r.what);
         const int64_t N = r.n;
-        const int64_t srcRow = int64_t(r.w) * r.c + r.srcPad, dstRow = int64_t(r.ow) * r.c + r.dstPad;
-        // the source bytes srcShift past a 16-byte aligned address: the staging's partial first and last chunks
-        const size_t srcBytes = size_t(N * r.h * srcRow);
-        std::vector<int4> srcStore((srcBytes + size_t(r.srcShift)) / 16 + 1);
-        auto *srcData = reinterpret_cast<uint8_t *>(srcStore.data()) + r.srcShift;
-        for (size_t i = 0; i < srcBytes; ++i) srcData[i] = static_cast<uint8_t>(rng());
-        std::vector<int4> dstStore(size_t(N * r.oh * dstRow + r.dstShift) / 16 + 1);
-        auto *dstBytes = reinterpret_cast<uint8_t *>(dstStore.data());
-        std::memset(dstBytes, kPoison, dstStore.size() * 16);
-        const auto p = params(nhwc(reinterpret_cast<char *>(srcData), N, r.h, r.w, r.c, r.srcPad),
-                              nhwc(reinterpret_cast<char *>(dstBytes + r.dstShift), N, r.oh, r.ow, r.c, r.dstPad), r.interp);
+        cvtest::BlockImages img(N, r.h, r.w, r.c, r.oh, r.ow, r.srcPad, r.dstPad, r.srcShift, r.dstShift, r.interp, rng, kPoison);
+        const cvk::ResizeParams &p = img.p;
         cvk::ResizeBandShape s{};
         REQUIRE(cvk::planResizeBand(p, s));
         cvk::setResizeBands(s, N * r.oh, r.blocks);
         const Mapping m = mappingOf(p.src, p.dst.shape[cvk::kH], p.dst.shape[cvk::kW], p.interp);
-        const size_t bytes = size_t(N * r.oh * dstRow);
+        const size_t bytes = img.outBytes();
         std::vector<uint8_t> want;
         if (r.interp == kNearest) want = cvtest::samplerBytes<uint8_t, kNearest>(p, m, bytes, kPoison), runBandFor<kNearest>(r.c, p, m, s);
         if (r.interp == kNearestFloor) want = cvtest::samplerBytes<uint8_t, kNearestFloor>(p, m, bytes, kPoison), runBandFor<kNearestFloor>(r.c, p, m, s);
         if (r.interp == kLinear) want = cvtest::samplerBytes<uint8_t, kLinear>(p, m, bytes, kPoison), runBandFor<kLinear>(r.c, p, m, s);
-        cvtest::checkAgainstSampler(dstBytes, dstStore.size() * 16, r.dstShift, want, dstRow, "band path", kPoison);
+        img.check(want, "band path", kPoison);
     }
 }

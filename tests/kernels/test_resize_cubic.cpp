@@ -226,24 +226,16 @@ TEST_CASE("separable CUBIC path: every block equals the per-pixel sampler byte f
     for (const BlockRow &r : rows) {
         INFO(r.what);
         const int64_t N = r.n;
-        const int64_t srcRow = int64_t(r.w) * r.c + r.srcPad, dstRow = int64_t(r.ow) * r.c + r.dstPad;
-        const size_t srcBytes = size_t(N * r.h * srcRow);
-        std::vector<int4> srcStore((srcBytes + size_t(r.srcShift)) / 16 + 1);
-        auto *srcData = reinterpret_cast<uint8_t *>(srcStore.data()) + r.srcShift;
-        for (size_t i = 0; i < srcBytes; ++i) srcData[i] = static_cast<uint8_t>(rng());
-        std::vector<int4> dstStore(size_t(N * r.oh * dstRow + r.dstShift) / 16 + 1);
-        auto *dstBytes = reinterpret_cast<uint8_t *>(dstStore.data());
-        std::memset(dstBytes, kPoison, dstStore.size() * 16);
-        const auto p = params(nhwc(reinterpret_cast<char *>(srcData), N, r.h, r.w, r.c, r.srcPad),
-                              nhwc(reinterpret_cast<char *>(dstBytes + r.dstShift), N, r.oh, r.ow, r.c, r.dstPad), kCubic);
+        cvtest::BlockImages img(N, r.h, r.w, r.c, r.oh, r.ow, r.srcPad, r.dstPad, r.srcShift, r.dstShift, kCubic, rng, kPoison);
+        const cvk::ResizeParams &p = img.p;
         cvk::ResizeCubicShape s{};
         REQUIRE(cvk::planResizeCubic(p, s, r.variant, r.maxStripW));
         cvk::setResizeCubicBands(s, N * r.oh, r.blocks);
         const Mapping m = mappingOf(p.src, p.dst.shape[cvk::kH], p.dst.shape[cvk::kW], p.interp);
-        const size_t bytes = size_t(N * r.oh * dstRow);
+        const size_t bytes = img.outBytes();
         const std::vector<uint8_t> want = cvtest::samplerBytes<uint8_t, kCubic>(p, m, bytes, kPoison);
         if (r.variant == 0) runCubicFor<2>(r.c, p, m, s);
         else runCubicFor<4>(r.c, p, m, s);
-        cvtest::checkAgainstSampler(dstBytes, dstStore.size() * 16, r.dstShift, want, dstRow, "separable CUBIC path", kPoison);
+        img.check(want, "separable CUBIC path", kPoison);
     }
 }

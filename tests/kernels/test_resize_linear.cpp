@@ -58,7 +58,7 @@ TEST_CASE("planResizeLinear: the benchmark's rows and what stays on the other pa
         {"LINEAR uint16", params(nhwc(kAligned, 2, 30, 96, 3, 0, 2), nhwc(kAligned, 2, 20, 64, 3, 0, 2), kLinear, cvk::kResizeU16), false, 0, 0, 0, 0, 0, 0},
         {"CUBIC", params(src, to720, kCubic), false, 0, 0, 0, 0, 0, 0},
         {"NEAREST", params(src, to720, kNearest), false, 0, 0, 0, 0, 0, 0},
-        {"torchvision modes", torch, false, 0, 0, 0, 0, 0},
+        {"torchvision modes", torch, false, 0, 0, 0, 0, 0, 0},
     };
     for (const PlanRow &r : rows) {
         INFO(r.what);
@@ -217,24 +217,16 @@ TEST_CASE("periodic LINEAR path: every block equals the per-pixel sampler byte f
     for (const BlockRow &r : rows) {
         INFO(r.what);
         const int64_t N = r.n;
-        const int64_t srcRow = int64_t(r.w) * r.c + r.srcPad, dstRow = int64_t(r.ow) * r.c + r.dstPad;
-        const size_t srcBytes = size_t(N * r.h * srcRow);
-        std::vector<int4> srcStore((srcBytes + size_t(r.srcShift)) / 16 + 1);
-        auto *srcData = reinterpret_cast<uint8_t *>(srcStore.data()) + r.srcShift;
-        for (size_t i = 0; i < srcBytes; ++i) srcData[i] = static_cast<uint8_t>(rng());
-        std::vector<int4> dstStore(size_t(N * r.oh * dstRow + r.dstShift) / 16 + 1);
-        auto *dstBytes = reinterpret_cast<uint8_t *>(dstStore.data());
-        std::memset(dstBytes, kPoison, dstStore.size() * 16);
-        const auto p = params(nhwc(reinterpret_cast<char *>(srcData), N, r.h, r.w, r.c, r.srcPad),
-                              nhwc(reinterpret_cast<char *>(dstBytes + r.dstShift), N, r.oh, r.ow, r.c, r.dstPad), kLinear);
+        cvtest::BlockImages img(N, r.h, r.w, r.c, r.oh, r.ow, r.srcPad, r.dstPad, r.srcShift, r.dstShift, kLinear, rng, kPoison);
+        const cvk::ResizeParams &p = img.p;
         cvk::ResizeLinearShape s{};
         REQUIRE(cvk::planResizeLinearWith(p, r.variant, r.bandRows, r.strips, r.depth, r.itemsPerThread, s));
         cvk::setResizeLinearBlocks(s, N * s.bands, r.blocks);
         const Mapping m = mappingOf(p.src, p.dst.shape[cvk::kH], p.dst.shape[cvk::kW], kLinear);
-        const auto want = cvtest::samplerBytes<uint8_t, kLinear>(p, m, size_t(N * r.oh * dstRow), kPoison);
+        const auto want = cvtest::samplerBytes<uint8_t, kLinear>(p, m, img.outBytes(), kPoison);
         if (r.c == 1) runLinearFor<1, 0>(p, m, s);
         if (r.c == 3) runLinearFor<3, 1>(p, m, s);
         if (r.c == 4) runLinearFor<4, 2>(p, m, s);
-        cvtest::checkAgainstSampler(dstBytes, dstStore.size() * 16, r.dstShift, want, dstRow, "periodic path", kPoison);
+        img.check(want, "periodic path", kPoison);
     }
 }

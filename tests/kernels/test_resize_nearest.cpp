@@ -155,27 +155,19 @@ TEST_CASE("periodic NEAREST path: the whole grid equals the per-pixel sampler by
     for (const GridRow &r : rows) {
         INFO(r.what);
         const int64_t N = r.n;
-        const int64_t srcRow = int64_t(r.w) * r.c + r.srcPad, dstRow = int64_t(r.ow) * r.c + r.dstPad;
-        const size_t srcBytes = size_t(N * r.h * srcRow);
-        std::vector<int4> srcStore((srcBytes + size_t(r.srcShift)) / 16 + 1);
-        auto *srcData = reinterpret_cast<uint8_t *>(srcStore.data()) + r.srcShift;
-        for (size_t i = 0; i < srcBytes; ++i) srcData[i] = static_cast<uint8_t>(rng());
-        std::vector<int4> dstStore(size_t(N * r.oh * dstRow + r.dstShift) / 16 + 1);
-        auto *dstBytes = reinterpret_cast<uint8_t *>(dstStore.data());
-        std::memset(dstBytes, kPoison, dstStore.size() * 16);
-        const auto p = params(nhwc(reinterpret_cast<char *>(srcData), N, r.h, r.w, r.c, r.srcPad),
-                              nhwc(reinterpret_cast<char *>(dstBytes + r.dstShift), N, r.oh, r.ow, r.c, r.dstPad), r.interp);
+        cvtest::BlockImages img(N, r.h, r.w, r.c, r.oh, r.ow, r.srcPad, r.dstPad, r.srcShift, r.dstShift, r.interp, rng, kPoison);
+        const cvk::ResizeParams &p = img.p;
         cvk::ResizeNearestShape s{};
         REQUIRE(cvk::planResizeNearest(p, s, r.variant));
         const Mapping m = mappingOf(p.src, p.dst.shape[cvk::kH], p.dst.shape[cvk::kW], r.interp);
-        const size_t outBytes = size_t(N * r.oh * dstRow);
+        const size_t outBytes = img.outBytes();
         const auto want = r.interp == kNearest ? cvtest::samplerBytes<uint8_t, kNearest>(p, m, outBytes, kPoison)
                                                : cvtest::samplerBytes<uint8_t, kNearestFloor>(p, m, outBytes, kPoison);
         if (r.interp == kNearest)
             runGridOf<kNearest>(r.c, p, m, s);
         else
             runGridOf<kNearestFloor>(r.c, p, m, s);
-        cvtest::checkAgainstSampler(dstBytes, dstStore.size() * 16, r.dstShift, want, dstRow, "periodic NEAREST path", kPoison);
+        img.check(want, "periodic NEAREST path", kPoison);
     }
 }
 
