@@ -161,6 +161,14 @@ cudaError_t launchResizeArea(const ResizeParams &p, const ResizeAreaShape &s, cu
     return cudaGetLastError();
 }
 
-cudaError_t preloadResizeAreaKernels() { return preloadKernelTable(kAreaKernels); }
+cudaError_t preloadResizeAreaKernels() {
+    for (const auto &row : kAreaKernels)
+        for (Kernel k : row) {
+            cudaFuncAttributes attributes;
+            const cudaError_t err = cudaFuncGetAttributes(&attributes, k);
+            if (err != cudaSuccess) return err;
+        }
+    return cudaSuccess;
+}
 
 } // namespace cvk

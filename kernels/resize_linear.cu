@@ -204,6 +204,15 @@ cudaError_t launchResizeLinear(const ResizeParams &p, ResizeLinearShape s, cudaS
     return cudaGetLastError();
 }
 
-cudaError_t preloadResizeLinearKernels() { return preloadKernelTable(kLinearKernels); }
+cudaError_t preloadResizeLinearKernels() {
+    for (const auto &period : kLinearKernels)
+        for (const auto &row : period)
+            for (Kernel k : row) {
+                cudaFuncAttributes attributes;
+                const cudaError_t err = cudaFuncGetAttributes(&attributes, k);
+                if (err != cudaSuccess) return err;
+            }
+    return cudaSuccess;
+}
 
 } // namespace cvk
