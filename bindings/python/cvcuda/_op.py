@@ -29,6 +29,7 @@ from ._tensor import Tensor, _adopt_owned, _cv_dtype, _hold_owner, _layout_argum
 __all__ = ["check", "int_arg", "float_arg", "new_like", "new_tensor", "rect_arg", "stream_argument", "tensor_arg"]
 
 _create_on_stream = lib.cvTensorCreateOnStream
+_create_like = lib.cvTensorCreateLike
 _CData = ffi.CData
 
 
@@ -111,20 +112,20 @@ def new_tensor(stream: Any, shape: Sequence[int], dtype: Any, layout: Optional[s
 
 
 def new_like(stream: Any, src: Tensor):
-    """(the cvStream of `stream`, a new tensor with the shape, dtype and layout of `src` allocated stream-ordered on
-    it): an allocating operator's stream_argument and output in one Python call (its host time is measured in
-    microseconds, bench/host_breakdown.py); `stream` as for stream_argument, or the cvStream it gave."""
+    """(the cvStream of `stream`, a new C-contiguous tensor with the shape, dtype and layout of `src` allocated
+    stream-ordered on it, cvTensorCreateLike): an allocating operator's stream_argument and output in one Python call
+    (its host time is measured in microseconds, bench/host_breakdown.py); `stream` as for stream_argument, or the
+    cvStream it gave."""
     if not isinstance(stream, _CData):
         stream = stream._cv if stream.__class__ is Stream else stream_argument(stream)
-    like = src._like or src._make_like()
     out = _out.tensor
-    status = _create_on_stream(stream, like[0], like[1], like[2], like[3], out)
+    status = _create_like(stream, src._cv, out)
     if status:
         raise error_from_status(lib, status)
-    # _adopt_owned written out: the same shape, dtype and layout, so an operator on it needs no cvTensorGetInfo.
+    # _adopt_owned written out; src's Tensor._make_like tuple, when known, is the output's too (no cvTensorGetInfo).
     dst = _new_object(Tensor)
     dst._cv = out[0]  # released by Tensor.__del__
     dst._info = None
-    dst._like = like
+    dst._like = src._like
     dst._owner = None
     return stream, dst
