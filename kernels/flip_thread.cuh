@@ -42,6 +42,13 @@ __host__ __device__ constexpr int minOf4(int a, int b, int c, int d) {
 // pixels and whole 16-byte vectors at once.
 __host__ __device__ constexpr int groupBytes(int P) { return P % 16 == 0 ? P : (16 % P == 0 ? 16 : 48); }
 
+// Whether 16-byte vector v of a G-byte group holds a source byte of vector k of the group reversed.
+__host__ __device__ constexpr bool feeds(int P, int G, int k, int v) {
+    for (int t = 16 * k; t < 16 * k + 16; ++t)
+        if (mirroredByte(P, G, t) / 16 == v) return true;
+    return false;
+}
+
 // Reverses the order of the P-byte pixels of a G-byte group held in registers, with byte permutes whose selectors
 // are compile-time constants (the loops unroll fully on the device). An output word draws on at most three input
 // words.
@@ -84,8 +91,8 @@ CVK_FLIP_HD RowOffsets rowOffsets(const FlipParams &p, int64_t row, int64_t rows
 // The flat horizontal path (FlipPath::ColumnFlat): packed rows of whole G-byte groups, 16-byte aligned, not in place.
 // Item `item` of a row-major grid of items is either one G-byte group of a dst row (ItemBytes == G) or one 16-byte
 // vector of it (ItemBytes == 16): dst group g of a row is src group groups - 1 - g with its pixels reversed. A thread
-// loads the whole source group as 16-byte vectors (for G = 48 the three threads of one group load the same 48
-// bytes, which the L1 serves once) and stores its item as 16-byte vectors. One small item a thread is what spreads
+// loads the source vectors of its item as 16-byte vectors (for G = 48 the three threads of one group load the same
+// vectors, which the L1 serves once) and stores its item as 16-byte vectors. One small item a thread is what spreads
 // a small image over the whole GPU: a 1x224x224x3 uint8 flip is 9408 vector items, against 56 warp units of the
 // staged whole-row path.
 template <int P, int ItemBytes> CVK_FLIP_HD void flipFlatItem(const FlipParams &p, int64_t rowBytes, int64_t item) {
@@ -99,7 +106,11 @@ template <int P, int ItemBytes> CVK_FLIP_HD void flipFlatItem(const FlipParams &
     uint32_t x[G / 4], y[G / 4];
     CVK_FLIP_UNROLL
     for (int v = 0; v < V; ++v) {
-        const uint4 w = s[v];
+        // A 16-byte item loads only the source vectors it draws on (2 of 3 at either end of a 48-byte group).
+        bool needed = ItemBytes == G;
+        CVK_FLIP_UNROLL
+        for (int kk = 0; kk < V; ++kk) needed = needed || (k == kk && feeds(P, G, kk, v));
+        const uint4 w = needed ? s[v] : make_uint4(0, 0, 0, 0);
         x[4 * v] = w.x, x[4 * v + 1] = w.y, x[4 * v + 2] = w.z, x[4 * v + 3] = w.w;
     }
     reversePixels<P, G>(x, y);
