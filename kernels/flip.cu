@@ -9,6 +9,7 @@
 #include "flip.hpp"
 
 #include "copy.hpp"
+#include "flip_thread.cuh"
 
 #include "common/vector_io.cuh"
 
@@ -20,6 +21,8 @@
 namespace cvk {
 namespace {
 
+using namespace flip;
+
 constexpr int kWarp = 32;
 constexpr int kWarpsPerBlock = 8;
 constexpr int kBlockThreads = kWarp * kWarpsPerBlock;
@@ -29,49 +32,7 @@ constexpr int64_t kSpreadBlocks = 128;
 
 // ------------------------------------------------------------------------------------------------ thread level
 
-// a / b and a % b for non-negative values; 32-bit division (several times cheaper) when both fit.
-__device__ __forceinline__ int64_t divmod(int64_t a, int64_t b, int64_t &rem) {
-    if (((static_cast<uint64_t>(a) | static_cast<uint64_t>(b)) >> 32) == 0) {
-        const uint32_t q = static_cast<uint32_t>(a) / static_cast<uint32_t>(b);
-        rem = static_cast<uint32_t>(a) - q * static_cast<uint32_t>(b);
-        return q;
-    }
-    const int64_t q = a / b;
-    rem = a - q * b;
-    return q;
-}
-
-// Source byte, within a group of G bytes holding G / P whole pixels, of the byte that lands at t when the pixel order
-// of the group is reversed.
-__host__ __device__ constexpr int mirroredByte(int P, int G, int t) { return G - P - t + 2 * (t % P); }
-
-__host__ __device__ constexpr int minOf4(int a, int b, int c, int d) {
-    return (a < b ? a : b) < (c < d ? c : d) ? (a < b ? a : b) : (c < d ? c : d);
-}
-
-// Reverses the order of the P-byte pixels of a G-byte group held in registers, with byte permutes whose selectors
-// are compile-time constants (the loops unroll fully). An output word draws on at most three input words.
-template <int P, int G> __device__ __forceinline__ void reversePixels(const uint32_t (&in)[G / 4], uint32_t (&out)[G / 4]) {
-#pragma unroll
-    for (int k = 0; k < G / 4; ++k) {
-        const int s0 = mirroredByte(P, G, 4 * k), s1 = mirroredByte(P, G, 4 * k + 1);
-        const int s2 = mirroredByte(P, G, 4 * k + 2), s3 = mirroredByte(P, G, 4 * k + 3);
-        const int lo = minOf4(s0, s1, s2, s3) / 4;
-        const int hi = lo + 1 < G / 4 ? lo + 1 : lo;
-        const int top = lo + 2 < G / 4 ? lo + 2 : hi;
-        // First the bytes found in words lo and lo + 1 (selector values 0..7), keeping the others' slot for later.
-        auto pick2 = [&](int s, int slot) { return s < 4 * lo + 8 ? s - 4 * lo : slot; };
-        const unsigned sel2 = pick2(s0, 0) | pick2(s1, 1) << 4 | pick2(s2, 2) << 8 | pick2(s3, 3) << 12;
-        uint32_t w = __byte_perm(in[lo], in[hi], sel2);
-        const bool needTop = s0 >= 4 * lo + 8 || s1 >= 4 * lo + 8 || s2 >= 4 * lo + 8 || s3 >= 4 * lo + 8;
-        if (needTop) {
-            auto pick3 = [&](int s, int slot) { return s >= 4 * lo + 8 ? 4 + s - 4 * lo - 8 : slot; };
-            const unsigned sel3 = pick3(s0, 0) | pick3(s1, 1) << 4 | pick3(s2, 2) << 8 | pick3(s3, 3) << 12;
-            w = __byte_perm(w, in[top], sel3);
-        }
-        out[k] = w;
-    }
-}
+// Thread level (divmod, reversePixels, rowOffsets, groupBytes): flip_thread.cuh.
 
 // --------------------------------------------------------------------------------------------------- warp level
 
@@ -84,20 +45,6 @@ struct WarpLoop {
 };
 
 __device__ __forceinline__ int lane() { return threadIdx.x % kWarp; }
-
-// Byte offsets of row `row` of a grid of (outer1, outer0, rowsPerPlane) rows: dst at height h, src at height h or
-// (when mirrored) height - 1 - h.
-struct RowOffsets {
-    int64_t src, dst, h;
-};
-__device__ __forceinline__ RowOffsets rowOffsets(const FlipParams &p, int64_t row, int64_t rowsPerPlane, bool mirror) {
-    int64_t h, o0;
-    const int64_t plane = divmod(row, rowsPerPlane, h);
-    const int64_t o1 = divmod(plane, p.shape[kOuter0], o0);
-    const int64_t hs = mirror ? p.shape[kHeight] - 1 - h : h;
-    return {o1 * p.srcStrides[kOuter1] + o0 * p.srcStrides[kOuter0] + hs * p.srcStrides[kHeight],
-            o1 * p.dstStrides[kOuter1] + o0 * p.dstStrides[kOuter0] + h * p.dstStrides[kHeight], h};
-}
 
 // The rows of one warp unit, [first, first + count) with count <= 32: lane j computes row first + j's offsets once,
 // and any lane reads them with of(j). Every lane of the warp must call of() together.
@@ -228,7 +175,6 @@ __device__ __forceinline__ void waitShared() {
 // pairs, 3 KiB) where the warp stages them in shared memory (V > 1). With 1, a staged launch has twice the units, each
 // in flight for half as long: 0.01-0.04 x copy faster on every staged row of the flip benchmark, large or small
 // (docs/perf.md). A staged unit's two spans, or a whole-row unit, take 2 * 32 * K groups of shared memory.
-__host__ __device__ constexpr int groupBytes(int P) { return P % 16 == 0 ? P : (16 % P == 0 ? 16 : 48); }
 __host__ __device__ constexpr int pairsPerLane(int V) { return V == 1 ? 2 : 1; }
 __host__ __device__ constexpr int stageVectors(int V) { return 2 * kWarp * pairsPerLane(V) * V; }
 template <int P> struct GroupShape {
@@ -452,6 +398,14 @@ template <int U> __global__ void __launch_bounds__(kBlockThreads) flipColumnUnit
     }
 }
 
+// The flat horizontal path: one item (a G-byte group or one 16-byte vector of it, flip_thread.cuh) per thread,
+// over a plain grid-stride loop, so that a small image spreads over every SM instead of a few dozen warp units.
+template <int P, int ItemBytes>
+__global__ void __launch_bounds__(kBlockThreads) flipColumnFlat(FlipParams p, int64_t rowBytes, int64_t items) {
+    for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < items; i += int64_t(gridDim.x) * blockDim.x)
+        flipFlatItem<P, ItemBytes>(p, rowBytes, i);
+}
+
 struct Index5 {
     int64_t i[5];
 };
@@ -554,6 +508,17 @@ template <int P> cudaError_t launchColumnRows(const FlipParams &p, cudaStream_t 
     return cudaGetLastError();
 }
 
+template <int P> cudaError_t launchColumnFlat(int itemBytes, const FlipParams &p, cudaStream_t stream) {
+    constexpr int G = groupBytes(P);
+    if (itemBytes != G && itemBytes != 16) return cudaErrorInvalidValue;
+    const int64_t rowBytes = p.shape[kWidth] * P;
+    const int64_t items = p.shape[kOuter1] * p.shape[kOuter0] * p.shape[kHeight] * (rowBytes / itemBytes);
+    const FlipLaunchShape g = flipLaunchShape(ceilDiv(items, kWarp)); // a warp of items stands for a warp unit
+    if (itemBytes == G) flipColumnFlat<P, G><<<g.grid, g.block, 0, stream>>>(p, rowBytes, items);
+    else flipColumnFlat<P, 16><<<g.grid, g.block, 0, stream>>>(p, rowBytes, items);
+    return cudaGetLastError();
+}
+
 template <int P> cudaError_t launchGroupsOf(bool wholeRows, const FlipParams &p, cudaStream_t stream) {
     return wholeRows ? launchColumnRows<P>(p, stream) : launchColumnGroups<P>(p, stream);
 }
@@ -624,6 +589,22 @@ cudaError_t launchGroups(bool wholeRows, int64_t P, const FlipParams &p, cudaStr
     }
 }
 
+cudaError_t launchFlat(int64_t P, int itemBytes, const FlipParams &p, cudaStream_t stream) {
+    switch (P) {
+    case 1: return launchColumnFlat<1>(itemBytes, p, stream);
+    case 2: return launchColumnFlat<2>(itemBytes, p, stream);
+    case 3: return launchColumnFlat<3>(itemBytes, p, stream);
+    case 4: return launchColumnFlat<4>(itemBytes, p, stream);
+    case 6: return launchColumnFlat<6>(itemBytes, p, stream);
+    case 8: return launchColumnFlat<8>(itemBytes, p, stream);
+    case 12: return launchColumnFlat<12>(itemBytes, p, stream);
+    case 16: return launchColumnFlat<16>(itemBytes, p, stream);
+    case 24: return launchColumnFlat<24>(itemBytes, p, stream);
+    case 48: return launchColumnFlat<48>(itemBytes, p, stream);
+    default: return cudaErrorInvalidValue;
+    }
+}
+
 } // namespace
 
 namespace {
@@ -635,6 +616,10 @@ template <int... Vs> void listRowCopy(std::vector<const void *> &out) {
 template <int... Ps> void listColumnGroups(std::vector<const void *> &out) {
     (out.push_back(reinterpret_cast<const void *>(&flipColumnGroups<Ps>)), ...);
     (out.push_back(reinterpret_cast<const void *>(&flipColumnRows<Ps>)), ...);
+}
+template <int... Ps> void listColumnFlat(std::vector<const void *> &out) {
+    (out.push_back(reinterpret_cast<const void *>(&flipColumnFlat<Ps, groupBytes(Ps)>)), ...);
+    ((groupBytes(Ps) != 16 ? out.push_back(reinterpret_cast<const void *>(&flipColumnFlat<Ps, 16>)) : void()), ...);
 }
 template <int... Us> void listColumnUnits(std::vector<const void *> &out) {
     (out.push_back(reinterpret_cast<const void *>(&flipColumnUnits<Us>)), ...);
@@ -657,6 +642,7 @@ cudaError_t preloadFlipKernels() {
     std::vector<const void *> kernels;
     listRowCopy<1, 2, 4, 8, 16>(kernels);
     listColumnGroups<1, 2, 3, 4, 6, 8, 12, 16, 24, 48>(kernels);
+    listColumnFlat<1, 2, 3, 4, 6, 8, 12, 16, 24, 48>(kernels);
     listColumnUnits<1, 2, 4, 8, 16>(kernels);
     listGeneric<1, 2, 4, 8, 16>(kernels);
     for (const void *kernel : kernels) {
@@ -667,7 +653,7 @@ cudaError_t preloadFlipKernels() {
     return cudaSuccess;
 }
 
-FlipPlan planFlipKernel(const FlipParams &in) {
+FlipPlan planFlipKernel(const FlipParams &in, int64_t flatMaxBytes) {
     FlipPlan plan{};
     FlipParams &p = plan.params;
     p = in;
@@ -743,6 +729,12 @@ FlipPlan planFlipKernel(const FlipParams &in) {
             p.shape[kHeight] > 1 && p.srcStrides[kHeight] == fullRowBytes && p.dstStrides[kHeight] == fullRowBytes;
         const int64_t stageBytes = 16 * int64_t(stageVectors(groupBytes(static_cast<int>(pixel)) / 16));
         plan.path = follow && 2 * fullRowBytes <= stageBytes ? FlipPath::ColumnRows : FlipPath::ColumnGroups;
+        const int64_t rows = p.shape[kOuter1] * p.shape[kOuter0] * p.shape[kHeight];
+        if (!p.inPlace && rows * fullRowBytes < flatMaxBytes) {
+            const int G = groupBytes(static_cast<int>(pixel));
+            plan.path = FlipPath::ColumnFlat;
+            plan.unitBytes = rows * (fullRowBytes / G) < kFlipFlatVectorMaxGroups ? 16 : G;
+        }
         return plan;
     }
     plan.path = FlipPath::ColumnUnits;
@@ -762,22 +754,27 @@ RowView flipRowView(const FlipParams &p) {
     return v;
 }
 
-cudaError_t launchFlip(const FlipParams &in, cudaStream_t stream, bool *launched) {
-    if (launched != nullptr) *launched = false;
-    if (in.elemSize != 1 && in.elemSize != 2 && in.elemSize != 4 && in.elemSize != 8 && in.elemSize != 16)
-        return cudaErrorInvalidValue;
-    const FlipPlan plan = planFlipKernel(in);
-    if (launched != nullptr) *launched = plan.path != FlipPath::Nothing;
+cudaError_t launchFlipPlan(const FlipPlan &plan, cudaStream_t stream) {
     switch (plan.path) {
     case FlipPath::Nothing: return cudaSuccess;
     case FlipPath::RowCopy: return launchRowCopyOf(plan.unitBytes, plan.params, stream);
     case FlipPath::AlignedRows: return launchCopy(plan.rows, 1, stream);
     case FlipPath::ColumnGroups: return launchGroups(false, plan.pixelBytes, plan.params, stream);
     case FlipPath::ColumnRows: return launchGroups(true, plan.pixelBytes, plan.params, stream);
+    case FlipPath::ColumnFlat: return launchFlat(plan.pixelBytes, plan.unitBytes, plan.params, stream);
     case FlipPath::ColumnUnits: return launchColumnUnitsOf(plan.unitBytes, plan.params, plan.pixelBytes, stream);
     case FlipPath::Generic: return launchGenericOf(plan.unitBytes, plan.params, stream);
     }
     return cudaErrorInvalidValue;
+}
+
+cudaError_t launchFlip(const FlipParams &in, cudaStream_t stream, bool *launched) {
+    if (launched != nullptr) *launched = false;
+    if (in.elemSize != 1 && in.elemSize != 2 && in.elemSize != 4 && in.elemSize != 8 && in.elemSize != 16)
+        return cudaErrorInvalidValue;
+    const FlipPlan plan = planFlipKernel(in);
+    if (launched != nullptr) *launched = plan.path != FlipPath::Nothing;
+    return launchFlipPlan(plan, stream);
 }
 
 } // namespace cvk

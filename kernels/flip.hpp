@@ -32,20 +32,35 @@ enum class FlipPath {
     AlignedRows,  // the same rows as one flat launch of aligned 16-byte blocks (copy.hpp's launchCopy), not in place
     ColumnGroups, // horizontal flip of packed rows, 16-byte vectors, pixels reversed in registers
     ColumnRows,   // horizontal flip of short packed rows that follow each other: runs of whole rows, 16-byte vectors
+    ColumnFlat,   // the rows of ColumnGroups, not in place, one `unitBytes` item (a pixel group or 16 bytes) per thread
     ColumnUnits,  // horizontal flip of packed rows, one `unitBytes` piece of a pixel per thread
     Generic,      // one element per thread, any strides
 };
 
 struct FlipPlan {
     FlipPath path;
-    int32_t unitBytes;  // RowCopy / ColumnUnits: bytes one thread moves at a time (1, 2, 4, 8 or 16)
+    int32_t unitBytes;  // RowCopy / ColumnUnits: bytes one thread moves at a time (1, 2, 4, 8 or 16); ColumnFlat:
+                        // bytes of one thread's item, 16 or the pixel group's size (flip_thread.cuh, groupBytes)
     int64_t pixelBytes; // ColumnGroups / ColumnRows / ColumnUnits: bytes of one pixel (inner * elemSize)
     FlipParams params;  // the normalised view the kernel runs on (flips folded into negative src strides, rows merged)
     RowView rows;       // AlignedRows: the rows launchCopy moves (flipRowView of params)
 };
 
-// Chooses the kernel and normalises the view; pure host arithmetic, no CUDA call.
-FlipPlan planFlipKernel(const FlipParams &p);
+// Horizontal flips of packed, 16-byte aligned rows of whole pixel groups (the ColumnGroups / ColumnRows rows) that are
+// not in place and move fewer than this many bytes take the flat path: one small item per thread, so that one image
+// spreads over every SM (a 1x224x224x3 uint8 flip is 56 warp units on the staged whole-row path, 9408 threads
+// here). Larger flips stay on the warp-unit paths, measured at 0.95-0.96 of a copy at 32x1080x1920x3 and
+// 256x224x224x3 uint8; bench/probes/flip_plans.cu times both on every benchmark row, so this is the one number to
+// change from its figures (0: the warp-unit paths everywhere).
+constexpr int64_t kFlipFlatMaxBytes = int64_t(32) << 20;
+// A flat launch of fewer pixel groups than this gives each thread one 16-byte vector of a group instead of the whole
+// group: three times the threads for 48-byte groups (3- and 6-byte pixels...), where a small launch is short of
+// them; larger launches fill the GPU with a group a thread, without the three-fold L1 reads of a shared group.
+constexpr int64_t kFlipFlatVectorMaxGroups = int64_t(1) << 16;
+
+// Chooses the kernel and normalises the view; pure host arithmetic, no CUDA call. flatMaxBytes: kFlipFlatMaxBytes's
+// role (the probe and the CPU tests pass others).
+FlipPlan planFlipKernel(const FlipParams &p, int64_t flatMaxBytes = kFlipFlatMaxBytes);
 
 // The rows of a RowCopy plan's view (not in place) as launchCopy's RowView: dst row h <- src row h, or height - 1 - h
 // under a row flip (a negative src row stride). Pure host arithmetic.
@@ -70,5 +85,8 @@ cudaError_t preloadFlipKernels();
 // Enqueues the flip on `stream`; returns the launch status (never blocks the host). Counts no statistics;
 // *launched (when given) says whether a kernel was launched (nothing is, e.g., for an in-place flip of one pixel).
 cudaError_t launchFlip(const FlipParams &p, cudaStream_t stream, bool *launched = nullptr);
+
+// Enqueues a plan of planFlipKernel (launchFlip's second half; the probe launches plans with other choices).
+cudaError_t launchFlipPlan(const FlipPlan &plan, cudaStream_t stream);
 
 } // namespace cvk

@@ -19,6 +19,7 @@ const char *pathName(FlipPath p) {
     case FlipPath::AlignedRows: return "AlignedRows";
     case FlipPath::ColumnGroups: return "ColumnGroups";
     case FlipPath::ColumnRows: return "ColumnRows";
+    case FlipPath::ColumnFlat: return "ColumnFlat";
     case FlipPath::ColumnUnits: return "ColumnUnits";
     case FlipPath::Generic: return "Generic";
     }
@@ -78,6 +79,7 @@ struct Row {
 
 } // namespace
 
+// The warp-unit paths' choices: the flat path off (flatMaxBytes 0), as main had them before it.
 TEST_CASE("planFlipKernel picks the kernel and normalises the view", "[flip][dispatch]") {
     const Row table[] = {
         {"uint8x3 horizontal", nhwc(32, 1080, 1920, 3, 1, 1), FlipPath::ColumnGroups, 16, 1920, false, true},
@@ -120,7 +122,7 @@ TEST_CASE("planFlipKernel picks the kernel and normalises the view", "[flip][dis
     };
     for (const Row &r : table) {
         INFO(r.what);
-        const cvk::FlipPlan plan = cvk::planFlipKernel(r.params);
+        const cvk::FlipPlan plan = cvk::planFlipKernel(r.params, 0);
         CHECK(std::string(pathName(plan.path)) == pathName(r.path));
         if (r.path == FlipPath::Nothing) continue;
         if (r.unitBytes > 0) CHECK(plan.unitBytes == r.unitBytes);
@@ -130,6 +132,44 @@ TEST_CASE("planFlipKernel picks the kernel and normalises the view", "[flip][dis
         // The normalised view addresses the same first dst element and never a reversed src row or column.
         CHECK(plan.params.dst == r.params.dst);
         CHECK(plan.params.srcStrides[cvk::kHeight] >= 0);
+    }
+}
+
+TEST_CASE("planFlipKernel sends small horizontal flips of aligned group rows to the flat path", "[flip][dispatch]") {
+    struct Flat {
+        const char *what;
+        cvk::FlipParams params;
+        FlipPath path;
+        int unitBytes; // checked when > 0
+    };
+    const Flat table[] = {
+        {"1x224x224x3 horizontal: 16-byte items", nhwc(1, 224, 224, 3, 1, 1), FlipPath::ColumnFlat, 16},
+        {"1x224x224x3 both: one row, 16-byte items", nhwc(1, 224, 224, 3, 1, -1), FlipPath::ColumnFlat, 16},
+        {"1x224x224x3 vertical: the row paths", nhwc(1, 224, 224, 3, 1, 0), FlipPath::AlignedRows, 16},
+        {"1x1080x1920x3 horizontal: 129600 groups, group items", nhwc(1, 1080, 1920, 3, 1, 1), FlipPath::ColumnFlat, 48},
+        {"1x1080x1920x3 both: group items", nhwc(1, 1080, 1920, 3, 1, -1), FlipPath::ColumnFlat, 48},
+        {"uint8x4: 16-byte groups", nhwc(1, 224, 224, 4, 1, 1), FlipPath::ColumnFlat, 16},
+        {"uint16x3: 48-byte groups of 6-byte pixels", nhwc(1, 224, 224, 3, 2, 1), FlipPath::ColumnFlat, 16},
+        {"float32x3 1080p: group items", nhwc(1, 1080, 1920, 3, 4, 1), FlipPath::ColumnFlat, 48},
+        {"pitched src, both: rows stay, flat", nhwc(4, 16, 224, 3, 1, -1, 32), FlipPath::ColumnFlat, 16},
+        {"5x1080x1920x3 (29.7 MiB): flat", nhwc(5, 1080, 1920, 3, 1, 1), FlipPath::ColumnFlat, 48},
+        {"6x1080x1920x3 (35.6 MiB): warp units", nhwc(6, 1080, 1920, 3, 1, 1), FlipPath::ColumnGroups, 16},
+        {"256x224x224x3 (36.8 MiB): whole-row units", nhwc(256, 224, 224, 3, 1, 1), FlipPath::ColumnRows, 16},
+        {"32x1080x1920x3: warp units", nhwc(32, 1080, 1920, 3, 1, 1), FlipPath::ColumnGroups, 16},
+        {"in place: whole-row units", inPlace(nhwc(1, 224, 224, 3, 1, 1)), FlipPath::ColumnRows, 16},
+        {"113x113x3 rows not 16-byte multiples", nhwc(1, 113, 113, 3, 1, 1), FlipPath::ColumnUnits, 1},
+    };
+    for (const Flat &f : table) {
+        INFO(f.what);
+        const cvk::FlipPlan plan = cvk::planFlipKernel(f.params);
+        CHECK(std::string(pathName(plan.path)) == pathName(f.path));
+        if (f.unitBytes > 0) CHECK(plan.unitBytes == f.unitBytes);
+        // Every flat plan is the warp-unit plan's view with another kernel: the same normalisation.
+        const cvk::FlipPlan old = cvk::planFlipKernel(f.params, 0);
+        CHECK(plan.params.shape[cvk::kWidth] == old.params.shape[cvk::kWidth]);
+        CHECK(plan.params.shape[cvk::kHeight] == old.params.shape[cvk::kHeight]);
+        CHECK(plan.params.flipRows == old.params.flipRows);
+        CHECK(plan.pixelBytes == old.pixelBytes);
     }
 }
 
