@@ -33,10 +33,10 @@ template <bool Half> __device__ __forceinline__ void storeOut4(char *p, const fl
     }
 }
 
-// P (2, 4 or 8) consecutive pixels of one channel plane as 16-byte stores where they fill one (else 8 or 4 bytes),
-// evict-first: nothing in the pass reads them back.
+// P (4 or 8) consecutive pixels of one channel plane as 16-byte stores (8-byte for 4 halves), evict-first: nothing
+// in the pass reads them back.
 template <bool Half, int P> __device__ __forceinline__ void storeOutRun(char *p, const float (&v)[P]) {
-    static_assert(P == 2 || P == 4 || P == 8, "2, 4 or 8 pixels");
+    static_assert(P == 4 || P == 8, "4 or 8 pixels");
     if constexpr (Half) {
         uint32_t q[P / 2];
 #pragma unroll
@@ -44,13 +44,11 @@ template <bool Half, int P> __device__ __forceinline__ void storeOutRun(char *p,
             const __half2 h = __floats2half2_rn(v[2 * j], v[2 * j + 1]);
             q[j] = *reinterpret_cast<const uint32_t *>(&h);
         }
-        if constexpr (P == 2) __stcs(reinterpret_cast<unsigned int *>(p), q[0]);
         if constexpr (P == 4) __stcs(reinterpret_cast<uint2 *>(p), make_uint2(q[0], q[1]));
         if constexpr (P == 8) __stcs(reinterpret_cast<uint4 *>(p), make_uint4(q[0], q[1], q[2], q[3]));
     } else {
-        if constexpr (P == 2) __stcs(reinterpret_cast<float2 *>(p), make_float2(v[0], v[1]));
 #pragma unroll
-        for (int j = 0; j + 4 <= P; j += 4) __stcs(reinterpret_cast<float4 *>(p) + j / 4, make_float4(v[j], v[j + 1], v[j + 2], v[j + 3]));
+        for (int j = 0; j < P; j += 4) __stcs(reinterpret_cast<float4 *>(p) + j / 4, make_float4(v[j], v[j + 1], v[j + 2], v[j + 3]));
     }
 }
 
