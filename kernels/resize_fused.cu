@@ -264,6 +264,13 @@ __global__ void __launch_bounds__(256) fusedStagedKernel(FusedParams p, Mapping 
 // staged per SM; they differ in the blocks' granularity (the last wave's tail) and the pixels per thread (stores of
 // 16 or 32 bytes, taps per thread). The depth-2 variants keep a block's next copies in flight while it samples, at
 // half the rows per stage, and have no tail but the last items'.
+// Why the staged path for the ImageNet chain (32x1080x1920x3 -> 256x256, crop 224): the pass must move ~72 MB of
+// source sectors and 19.3 MB of output (~22 µs at the H200's 4.1 TB/s copy speed). Nsight Compute found the pair
+// path (29.7 µs) at 52 % of DRAM bandwidth with 61 % occupancy: latency-bound, a few 4-byte loads in flight per
+// thread, one crop row at a time. A depth-1 block of variant 0 has all of its 40 KiB of rows in flight at once, with
+// five such blocks an SM (against the ~25 KiB an SM needs in flight to cover DRAM latency at full bandwidth), and its
+// loads are whole 16-byte chunks of contiguous row segments. Not yet measured: bench/probes/fused_paths.cu times
+// every variant against the pair path, bit identity checked.
 struct StagedVariant {
     int32_t bx, by, rows, pixels, depth;
 };
