@@ -53,7 +53,7 @@ template <bool Half, int P> __device__ __forceinline__ void storeOutRun(char *p,
 }
 
 // One 16-byte chunk from global to shared memory: cp.async (sm_80 and newer; .cg: through L2 only, the source is
-// read once) with no register in between, else a load and a store. stagedWait waits for this thread's copies.
+// read once) with no register in between, else a load and a store.
 __device__ __forceinline__ void stageChunk(uint4 *smem, const char *global) {
 #if __CUDA_ARCH__ >= 800
     asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(static_cast<uint32_t>(__cvta_generic_to_shared(smem))), "l"(global)
@@ -168,8 +168,7 @@ using Kernel = void (*)(FusedParams, Mapping);
 // where the output is planar and aligned. Depth 1: one stage, one item per block (the grid covers the items). Depth
 // 2: two stages, one wave of resident blocks walking the items grid-stride, the next item's copies in flight while
 // this one is sampled.
-template <int C> __device__ __forceinline__ void stageItem(const FusedParams &p, const Mapping &m, const FusedStagedShape &s, uint4 *stage,
-                                                           int64_t item) {
+__device__ __forceinline__ void stageItem(const FusedParams &p, const Mapping &m, const FusedStagedShape &s, uint4 *stage, int64_t item) {
     const int64_t n = item / s.bands;
     const int32_t y0 = static_cast<int32_t>(item - n * s.bands) * s.rows;
     const int32_t rows = min(s.rows, static_cast<int32_t>(p.dst.shape[kH]) - y0);
@@ -236,7 +235,7 @@ __global__ void __launch_bounds__(256) fusedStagedKernel(FusedParams p, Mapping 
     if constexpr (Depth == 1) {
         for (int64_t item = blockIdx.x; item < s.items; item += gridDim.x) {
             if (item != blockIdx.x) __syncthreads(); // the previous item's rows are read
-            stageItem<C>(p, m, s, stage, item);
+            stageItem(p, m, s, stage, item);
             stagedWait<0>();
             __syncthreads();
             sampleItem<Half, C, P>(p, m, s, stage, item);
@@ -244,11 +243,11 @@ __global__ void __launch_bounds__(256) fusedStagedKernel(FusedParams p, Mapping 
     } else {
         const int32_t stageChunks = 2 * s.rows * s.segChunks;
         int64_t item = blockIdx.x;
-        if (item < s.items) stageItem<C>(p, m, s, stage, item);
+        if (item < s.items) stageItem(p, m, s, stage, item);
         stagedCommit();
         for (int buffer = 0; item < s.items; item += gridDim.x, buffer ^= 1) {
             // The next item's copies go to the other stage (its rows were read before the last barrier).
-            if (item + gridDim.x < s.items) stageItem<C>(p, m, s, stage + (buffer ^ 1) * stageChunks, item + gridDim.x);
+            if (item + gridDim.x < s.items) stageItem(p, m, s, stage + (buffer ^ 1) * stageChunks, item + gridDim.x);
             stagedCommit();
             stagedWait<1>(); // all but the newest group: this item's copies
             __syncthreads();
