@@ -256,13 +256,39 @@ struct FusedParams {
     float mean[kFusedMaxChannels], stddev[kFusedMaxChannels];
 };
 
-// Enqueues the fused pass on `stream` (never blocks the host): the pair path where fusedPairsTake, else the general
-// kernel (launchResizeFusedGeneral). Both compute the same values bit for bit.
+// Enqueues the fused pass on `stream` (never blocks the host): the staged path where planFusedStaged takes p with
+// kFusedStagedVariant, else the pair path where fusedPairsTake, else the general kernel (launchResizeFusedGeneral).
+// All compute the same values bit for bit.
 cudaError_t launchResizeFused(const FusedParams &p, cudaStream_t stream);
 // Whether launchResizeFused takes the pair path (resize_fused_pairs.cuh) for p: OpenCV LINEAR (interp kLinear,
 // torchMode < 0) with packed source pixels (1 to 4 channels, stride[kW] == C and stride[kC] == 1), any row strides
 // and alignment. Pure host arithmetic (CPU tests check the dispatch).
 bool fusedPairsTake(const FusedParams &p);
+// The staged path (resize_fused_staged.cuh): blocks of bx x by threads, items of `rows` crop rows of one image, the
+// two source rows of each crop row staged as the bytes [segLo, segLo + 16 segChunks) of the row, `pixels`
+// consecutive crop pixels per thread.
+struct FusedStagedShape {
+    int32_t variant;          // index into resize_fused.cu's kFusedStagedVariants
+    int32_t bx, by, rows, pixels;
+    int32_t depth;            // stages a block holds: 1 (one item a block) or 2 (one wave of blocks over the items)
+    int32_t segLo, segChunks; // bytes from a row's start, 16-byte chunks
+    int32_t smemBytes;        // depth stages of 2 * rows segments
+    int64_t bands, items;     // bands of `rows` crop rows an image; items = images x bands
+};
+// Whether the staged path takes p, and its geometry for `variant` (the probe's variants; -1: none, the pair path):
+// what fusedPairsTake takes, with the source's data, row and image strides multiples of 16 bytes, a staged segment
+// inside the row's bytes (a crop away from the right border: stagedSegment's words past the last tap lie in the row)
+// and depth * 2 * rows segments within 48 KiB of shared memory (fewer rows when they do not fit). Exact: the values of the
+// pair path bit for bit. Pure host arithmetic.
+// kFusedStagedVariant is launchResizeFused's choice: variant 0 (blocks of 64 x 4 threads, 4 crop rows each, 4 pixels a
+// thread), from the reasoning in resize_fused.cu (not yet measured: bench/probes/fused_paths.cu times every variant
+// against the pair path); -1 returns every shape to the pair path.
+constexpr int32_t kFusedStagedVariant = 0;
+int32_t fusedStagedVariantCount();
+bool planFusedStaged(const FusedParams &p, FusedStagedShape &shape, int32_t variant);
+cudaError_t launchResizeFusedStaged(const FusedParams &p, const FusedStagedShape &shape, cudaStream_t stream);
+// The pair path alone (main's path for fusedPairsTake's shapes before the staged path; the probe's baseline).
+cudaError_t launchResizeFusedPairs(const FusedParams &p, cudaStream_t stream);
 // The general kernel (cvResize's per-pixel sampler) for every p launchResizeFused takes with an OpenCV interp;
 // exposed so the probe bench/probes/fused_paths.cu times it against the pair path.
 cudaError_t launchResizeFusedGeneral(const FusedParams &p, cudaStream_t stream);

@@ -1,10 +1,12 @@
 // The fused preprocessing pass (resize -> crop -> convert -> per-channel normalize -> reformat) in one kernel: each
 // thread samples four pixels of a crop row with cvResize's own sampler (resize_filters.cuh), so the interpolation is
 // the one cvResize computes, and writes their channels straight into the output layout. Only the crop's pixels are
-// interpolated; the resized image is never stored. uint8 LINEAR with packed pixels takes the pair path
-// (resize_fused_pairs.cuh) instead: the same values, fewer and wider loads.
+// interpolated; the resized image is never stored. uint8 LINEAR with packed pixels takes the staged path
+// (resize_fused_staged.cuh) or the pair path (resize_fused_pairs.cuh) instead: the same values, fewer and wider loads.
 #include "resize.hpp"
 #include "resize_fused_pairs.cuh"
+#include "resize_fused_staged.cuh"
+#include "common/launch.cuh"
 #include "resize_launch.cuh"
 
 #include <cuda_fp16.h>
@@ -29,6 +31,51 @@ template <bool Half> __device__ __forceinline__ void storeOut4(char *p, const fl
     } else {
         *reinterpret_cast<float4 *>(p) = make_float4(v[0], v[1], v[2], v[3]);
     }
+}
+
+// P (4 or 8) consecutive pixels of one channel plane as 16-byte stores (8-byte for 4 halves), evict-first: nothing
+// in the pass reads them back.
+template <bool Half, int P> __device__ __forceinline__ void storeOutRun(char *p, const float (&v)[P]) {
+    static_assert(P == 4 || P == 8, "4 or 8 pixels");
+    if constexpr (Half) {
+        uint32_t q[P / 2];
+#pragma unroll
+        for (int j = 0; j < P / 2; ++j) {
+            const __half2 h = __floats2half2_rn(v[2 * j], v[2 * j + 1]);
+            q[j] = *reinterpret_cast<const uint32_t *>(&h);
+        }
+        if constexpr (P == 4) __stcs(reinterpret_cast<uint2 *>(p), make_uint2(q[0], q[1]));
+        if constexpr (P == 8) __stcs(reinterpret_cast<uint4 *>(p), make_uint4(q[0], q[1], q[2], q[3]));
+    } else {
+#pragma unroll
+        for (int j = 0; j < P; j += 4) __stcs(reinterpret_cast<float4 *>(p) + j / 4, make_float4(v[j], v[j + 1], v[j + 2], v[j + 3]));
+    }
+}
+
+// One 16-byte chunk from global to shared memory: cp.async (sm_80 and newer; .cg: through L2 only, the source is
+// read once) with no register in between, else a load and a store.
+__device__ __forceinline__ void stageChunk(uint4 *smem, const char *global) {
+#if __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(static_cast<uint32_t>(__cvta_generic_to_shared(smem))), "l"(global)
+                 : "memory");
+#else
+    *smem = __ldcs(reinterpret_cast<const uint4 *>(global));
+#endif
+}
+// stagedCommit closes this thread's copies issued since the last one into a group; stagedWait<N> waits until at most
+// N of its groups are pending (N = 0: every copy, committed or not).
+__device__ __forceinline__ void stagedCommit() {
+#if __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.commit_group;" ::: "memory");
+#endif
+}
+template <int N> __device__ __forceinline__ void stagedWait() {
+#if __CUDA_ARCH__ >= 800
+    if constexpr (N == 0)
+        asm volatile("cp.async.wait_all;" ::: "memory");
+    else
+        asm volatile("cp.async.wait_group %0;" ::"n"(N) : "memory");
+#endif
 }
 
 // Each thread computes kFusedPixels consecutive pixels of a crop row (the row's taps are computed once and its
@@ -113,6 +160,156 @@ template <bool Half, int C> __global__ void __launch_bounds__(kPairBlockX *kPair
 
 using Kernel = void (*)(FusedParams, Mapping);
 
+// The staged path (resize_fused_staged.cuh). Work item i (of s.items = images x bands) is crop rows
+// [band * rows, + rows) of image i / s.bands; its stage holds, in slot 2r, source row ty.i0 of its crop row r and in
+// slot 2r + 1 row ty.i1, each the segment's bytes of its row. Every thread issues its share of all 2 * rows
+// segments' 16-byte copies before it waits for any, then samples P consecutive pixels of a crop row (their column
+// taps computed once per item, every row of the item reusing them) and writes each channel's P values as one store
+// where the output is planar and aligned. Depth 1: one stage, one item per block (the grid covers the items). Depth
+// 2: two stages, one wave of resident blocks walking the items grid-stride, the next item's copies in flight while
+// this one is sampled.
+__device__ __forceinline__ void stageItem(const FusedParams &p, const Mapping &m, const FusedStagedShape &s, uint4 *stage, int64_t item) {
+    const int64_t n = item / s.bands;
+    const int32_t y0 = static_cast<int32_t>(item - n * s.bands) * s.rows;
+    const int32_t rows = min(s.rows, static_cast<int32_t>(p.dst.shape[kH]) - y0);
+    const int tid = threadIdx.y * blockDim.x + threadIdx.x, threads = blockDim.x * blockDim.y;
+    const char *image = p.src.data + n * p.src.stride[kN] + s.segLo;
+    for (int32_t r = 0; r < rows; ++r) {
+        const PairTaps ty = pairTaps(m.y, y0 + r + p.cropY);
+        const char *row0 = image + int64_t(ty.i0) * p.src.stride[kH], *row1 = image + int64_t(ty.i1) * p.src.stride[kH];
+        uint4 *slot0 = stage + 2 * r * s.segChunks, *slot1 = slot0 + s.segChunks;
+        for (int k = tid; k < s.segChunks; k += threads) {
+            stageChunk(slot0 + k, row0 + 16 * k);
+            stageChunk(slot1 + k, row1 + 16 * k);
+        }
+    }
+}
+
+template <bool Half, int C, int P>
+__device__ __forceinline__ void sampleItem(const FusedParams &p, const Mapping &m, const FusedStagedShape &s, const uint4 *stage, int64_t item) {
+    constexpr int64_t kElem = Half ? 2 : 4;
+    const int32_t w = static_cast<int32_t>(p.dst.shape[kW]);
+    const int64_t n = item / s.bands;
+    const int32_t y0 = static_cast<int32_t>(item - n * s.bands) * s.rows;
+    const int32_t rows = min(s.rows, static_cast<int32_t>(p.dst.shape[kH]) - y0);
+    const bool planar = p.dst.stride[kW] == kElem;
+    for (int32_t x0 = threadIdx.x * P; x0 < w; x0 += blockDim.x * P) {
+        int32_t offset[P], w0[P], w1[P];
+#pragma unroll
+        for (int j = 0; j < P; ++j) {
+            const PairTaps tx = pairTaps(m.x, min(x0 + j, w - 1) + p.cropX);
+            offset[j] = tx.i0 * C - s.segLo;
+            w0[j] = tx.w0;
+            w1[j] = tx.w1;
+        }
+        for (int32_t r = threadIdx.y; r < rows; r += blockDim.y) {
+            const PairTaps ty = pairTaps(m.y, y0 + r + p.cropY);
+            const auto *slot0 = reinterpret_cast<const uint32_t *>(stage + 2 * r * s.segChunks);
+            const uint32_t *slot1 = slot0 + 4 * s.segChunks;
+            float v[P][C];
+#pragma unroll
+            for (int j = 0; j < P; ++j)
+                pairValues<C>(stagedPair<C>(slot0, offset[j]), stagedPair<C>(slot1, offset[j]), PairTaps{0, 0, w0[j], w1[j]}, ty, p.srcCast, v[j]);
+            char *row = p.dst.data + n * p.dst.stride[kN] + int64_t(y0 + r) * p.dst.stride[kH] + int64_t(x0) * p.dst.stride[kW];
+#pragma unroll
+            for (int o = 0; o < C; ++o) {
+                float q[P];
+#pragma unroll
+                for (int j = 0; j < P; ++j) q[j] = fusedValue(p, o, p.reverseChannels ? v[j][C - 1 - o] : v[j][o]);
+                char *out = row + o * p.dst.stride[kC];
+                if (planar && x0 + P <= w && (reinterpret_cast<uintptr_t>(out) & (P * kElem - 1)) == 0) {
+                    storeOutRun<Half, P>(out, q);
+                } else {
+#pragma unroll
+                    for (int j = 0; j < P; ++j)
+                        if (x0 + j < w) storeOut<Half>(out + j * p.dst.stride[kW], q[j]);
+                }
+            }
+        }
+    }
+}
+
+template <bool Half, int C, int P, int Depth>
+__global__ void __launch_bounds__(256) fusedStagedKernel(FusedParams p, Mapping m, FusedStagedShape s) {
+    extern __shared__ uint4 stage[];
+    if constexpr (Depth == 1) {
+        for (int64_t item = blockIdx.x; item < s.items; item += gridDim.x) {
+            if (item != blockIdx.x) __syncthreads(); // the previous item's rows are read
+            stageItem(p, m, s, stage, item);
+            stagedWait<0>();
+            __syncthreads();
+            sampleItem<Half, C, P>(p, m, s, stage, item);
+        }
+    } else {
+        const int32_t stageChunks = 2 * s.rows * s.segChunks;
+        int64_t item = blockIdx.x;
+        if (item < s.items) stageItem(p, m, s, stage, item);
+        stagedCommit();
+        for (int buffer = 0; item < s.items; item += gridDim.x, buffer ^= 1) {
+            // The next item's copies go to the other stage (its rows were read before the last barrier).
+            if (item + gridDim.x < s.items) stageItem(p, m, s, stage + (buffer ^ 1) * stageChunks, item + gridDim.x);
+            stagedCommit();
+            stagedWait<1>(); // all but the newest group: this item's copies
+            __syncthreads();
+            sampleItem<Half, C, P>(p, m, s, stage + buffer * stageChunks, item);
+            __syncthreads();
+        }
+    }
+}
+
+// The staged path's variants (FusedStagedShape: bx, by, rows, pixels, depth), at most 256 threads and 48 KiB of
+// shared memory a block. Shared memory decides residency: the ImageNet chain's segments are 5040 bytes, so 4 rows
+// stage 40 KiB and 5 blocks fit an SM (4 by registers at 256 threads), each depth-1 variant about 20 crop rows
+// staged per SM; they differ in the blocks' granularity (the last wave's tail) and the pixels per thread (stores of
+// 16 or 32 bytes, taps per thread). The depth-2 variants keep a block's next copies in flight while it samples, at
+// half the rows per stage, and have no tail but the last items'.
+// Why the staged path for the ImageNet chain (32x1080x1920x3 -> 256x256, crop 224): the pass must move ~72 MB of
+// source sectors and 19.3 MB of output (~22 µs at the H200's 4.1 TB/s copy speed). Nsight Compute found the pair
+// path (29.7 µs) at 52 % of DRAM bandwidth with 61 % occupancy: latency-bound, a few 4-byte loads in flight per
+// thread, one crop row at a time. A depth-1 block of variant 0 has all of its 40 KiB of rows in flight at once, with
+// five such blocks an SM (against the ~25 KiB an SM needs in flight to cover DRAM latency at full bandwidth), and its
+// loads are whole 16-byte chunks of contiguous row segments. Not yet measured: bench/probes/fused_paths.cu times
+// every variant against the pair path, bit identity checked.
+struct StagedVariant {
+    int32_t bx, by, rows, pixels, depth;
+};
+constexpr StagedVariant kFusedStagedVariants[] = {
+    {64, 4, 4, 4, 1}, // 256 threads, 4 crop rows a block
+    {64, 2, 2, 4, 1}, // 128 threads, 2 rows
+    {64, 1, 1, 4, 1}, // 64 threads, 1 row
+    {32, 4, 4, 8, 1}, // 128 threads, 4 rows, 8 pixels a thread
+    {64, 2, 2, 4, 2}, // 128 threads, 2 rows a stage, two stages, one wave of blocks
+    {64, 1, 1, 4, 2}, // 64 threads, 1 row a stage, two stages
+    {32, 2, 2, 8, 2}, // 64 threads, 2 rows a stage, 8 pixels a thread, two stages
+};
+constexpr int32_t kStagedVariantCount = int32_t(sizeof(kFusedStagedVariants) / sizeof(kFusedStagedVariants[0]));
+static_assert(kFusedStagedVariant >= -1 && kFusedStagedVariant < kStagedVariantCount, "kFusedStagedVariant names a variant or -1");
+
+using StagedKernel = void (*)(FusedParams, Mapping, FusedStagedShape);
+
+// kStagedKernels[half][channels - 1][pixels 4, 8][depth - 1]: every entry filled.
+template <bool Half, int C> constexpr std::array<std::array<StagedKernel, 2>, 2> stagedPixelRows() {
+    return {{{&fusedStagedKernel<Half, C, 4, 1>, &fusedStagedKernel<Half, C, 4, 2>}, {&fusedStagedKernel<Half, C, 8, 1>, &fusedStagedKernel<Half, C, 8, 2>}}};
+}
+using StagedByPixels = std::array<std::array<StagedKernel, 2>, 2>;
+template <bool Half> constexpr std::array<StagedByPixels, kFusedMaxChannels> stagedChannelRows() {
+    return {stagedPixelRows<Half, 1>(), stagedPixelRows<Half, 2>(), stagedPixelRows<Half, 3>(), stagedPixelRows<Half, 4>()};
+}
+const std::array<std::array<StagedByPixels, kFusedMaxChannels>, 2> kStagedKernels = {stagedChannelRows<false>(), stagedChannelRows<true>()};
+StagedKernel stagedKernelOf(const FusedParams &p, const FusedStagedShape &s) {
+    return kStagedKernels[p.halfOut][p.src.shape[kC] - 1][s.pixels == 8][s.depth - 1];
+}
+
+// The staged segment of C-channel rows for taps [firstTap, lastTap] (stagedSegment with C a runtime value).
+StagedSegment stagedSegmentOf(int64_t c, int32_t firstTap, int32_t lastTap) {
+    switch (c) {
+    case 1: return stagedSegment<1>(firstTap, lastTap);
+    case 2: return stagedSegment<2>(firstTap, lastTap);
+    case 3: return stagedSegment<3>(firstTap, lastTap);
+    default: return stagedSegment<4>(firstTap, lastTap);
+    }
+}
+
 // kPairKernels[half][channels - 1]: every entry filled.
 const std::array<std::array<Kernel, kFusedMaxChannels>, 2> kPairKernels = {{
     {&fusedPairsKernel<false, 1>, &fusedPairsKernel<false, 2>, &fusedPairsKernel<false, 3>, &fusedPairsKernel<false, 4>},
@@ -148,6 +345,49 @@ bool fusedPairsTake(const FusedParams &p) {
            (c == 1 || p.src.stride[kC] == 1);
 }
 
+int32_t fusedStagedVariantCount() { return kStagedVariantCount; }
+
+bool planFusedStaged(const FusedParams &p, FusedStagedShape &shape, int32_t variant) {
+    if (variant < 0 || variant >= kStagedVariantCount || !fusedPairsTake(p)) return false;
+    const int64_t c = p.src.shape[kC], rowBytes = p.src.shape[kW] * c;
+    if ((reinterpret_cast<uintptr_t>(p.src.data) & 15) != 0 || p.src.stride[kH] % 16 != 0 || p.src.stride[kN] % 16 != 0) return false;
+    if (p.dst.shape[kW] < 1 || p.dst.shape[kH] < 1 || p.resizeW < 1 || p.resizeH < 1) return false;
+    const Axis x = makeAxis(static_cast<int32_t>(p.src.shape[kW]), p.resizeW);
+    const StagedSegment seg = stagedSegmentOf(c, pairTaps(x, p.cropX).i0, pairTaps(x, p.cropX + static_cast<int32_t>(p.dst.shape[kW]) - 1).i0);
+    if (seg.hi > rowBytes) return false;
+    const StagedVariant &v = kFusedStagedVariants[variant];
+    const int64_t chunks = (seg.hi - seg.lo) / 16, maxRows = (48 * 1024) / (v.depth * 2 * 16 * chunks);
+    if (maxRows < 1) return false;
+    shape.variant = variant;
+    shape.bx = v.bx;
+    shape.by = v.by;
+    shape.rows = static_cast<int32_t>(std::min<int64_t>({v.rows, maxRows, p.dst.shape[kH]}));
+    shape.pixels = v.pixels;
+    shape.depth = v.depth;
+    shape.segLo = static_cast<int32_t>(seg.lo);
+    shape.segChunks = static_cast<int32_t>(chunks);
+    shape.smemBytes = v.depth * 2 * shape.rows * shape.segChunks * 16;
+    shape.bands = (p.dst.shape[kH] + shape.rows - 1) / shape.rows;
+    shape.items = p.dst.shape[kN] * shape.bands;
+    return true;
+}
+
+cudaError_t launchResizeFusedStaged(const FusedParams &p, const FusedStagedShape &shape, cudaStream_t stream) {
+    if (shape.items == 0) return cudaSuccess;
+    const StagedKernel k = stagedKernelOf(p, shape);
+    int64_t blocks = shape.items;
+    if (shape.depth > 1) {
+        int resident = 0;
+        if (const cudaError_t err = residentResizeBlocks(reinterpret_cast<const void *>(k), shape.bx * shape.by, shape.smemBytes, resident);
+            err != cudaSuccess)
+            return err;
+        blocks = std::min<int64_t>(blocks, resident);
+    }
+    k<<<static_cast<unsigned>(std::min<int64_t>(blocks, kMaxGridX)), dim3(shape.bx, shape.by), shape.smemBytes, stream>>>(
+        p, mappingOf(p.src, p.resizeH, p.resizeW, p.interp), shape);
+    return cudaGetLastError();
+}
+
 cudaError_t launchResizeFusedGeneral(const FusedParams &p, cudaStream_t stream) {
     if (p.interp < 0 || p.interp >= kInterpCount || p.src.shape[kC] < 1 || p.src.shape[kC] > kFusedMaxChannels) return cudaErrorInvalidValue;
     if (p.dst.shape[kN] == 0 || p.dst.shape[kH] == 0 || p.dst.shape[kW] == 0) return cudaSuccess;
@@ -156,16 +396,21 @@ cudaError_t launchResizeFusedGeneral(const FusedParams &p, cudaStream_t stream) 
     return cudaGetLastError();
 }
 
-cudaError_t launchResizeFused(const FusedParams &p, cudaStream_t stream) {
-    if (!fusedPairsTake(p)) return launchResizeFusedGeneral(p, stream);
+cudaError_t launchResizeFusedPairs(const FusedParams &p, cudaStream_t stream) {
     if (p.dst.shape[kN] == 0 || p.dst.shape[kH] == 0 || p.dst.shape[kW] == 0) return cudaSuccess;
     const Kernel k = kPairKernels[p.halfOut][p.src.shape[kC] - 1];
     k<<<fusedGrid(p, kPairBlockX, int64_t(kPairBlockY) * kPairRowsPerThread), dim3(kPairBlockX, kPairBlockY), 0, stream>>>(p, mappingOf(p.src, p.resizeH, p.resizeW, p.interp));
     return cudaGetLastError();
 }
 
+cudaError_t launchResizeFused(const FusedParams &p, cudaStream_t stream) {
+    if (!fusedPairsTake(p)) return launchResizeFusedGeneral(p, stream);
+    if (FusedStagedShape shape{}; planFusedStaged(p, shape, kFusedStagedVariant)) return launchResizeFusedStaged(p, shape, stream);
+    return launchResizeFusedPairs(p, stream);
+}
+
 cudaError_t preloadResizeFusedKernels() {
-    auto load = [](Kernel k) {
+    auto load = [](auto k) {
         cudaFuncAttributes attributes;
         return cudaFuncGetAttributes(&attributes, k);
     };
@@ -176,6 +421,11 @@ cudaError_t preloadResizeFusedKernels() {
     for (const auto &variants : kPairKernels)
         for (Kernel k : variants)
             if (const cudaError_t err = load(k); err != cudaSuccess) return err;
+    for (const auto &byChannels : kStagedKernels)
+        for (const auto &byPixels : byChannels)
+            for (const auto &byDepth : byPixels)
+                for (StagedKernel k : byDepth)
+                    if (const cudaError_t err = load(k); err != cudaSuccess) return err;
     return cudaSuccess;
 }
 
