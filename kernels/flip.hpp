@@ -54,9 +54,11 @@ struct FlipPlan {
 // change from its figures (0: the warp-unit paths everywhere).
 constexpr int64_t kFlipFlatMaxBytes = int64_t(32) << 20;
 // A flat launch of fewer pixel groups than this gives each thread one 16-byte vector of a group instead of the whole
-// group: three times the threads for 48-byte groups (3- and 6-byte pixels...), where a small launch is short of
-// them; larger launches fill the GPU with a group a thread, without the three-fold L1 reads of a shared group.
-constexpr int64_t kFlipFlatVectorMaxGroups = int64_t(1) << 16;
+// group (three times the threads for 48-byte groups). 0: a group a thread everywhere, which bench/probes/flip_plans.cu
+// measured on an H200 at least as fast on every small flip (µs per call, 3-channel uint8, group / vector items:
+// 1x224x224 flipCode 1 2.41 / 2.42, -1 2.52 / 2.63; 1x1080x1920 flipCode 1 5.80 / 6.87, -1 5.61 / 6.86; a copy of the
+// same bytes 1.88 and 8.02; main's warp-unit paths before it 2.63, 3.87, 7.11, 7.09).
+constexpr int64_t kFlipFlatVectorMaxGroups = 0;
 
 // Chooses the kernel and normalises the view; pure host arithmetic, no CUDA call. flatMaxBytes: kFlipFlatMaxBytes's
 // role (the probe and the CPU tests pass others).

@@ -257,7 +257,7 @@ struct FusedParams {
 };
 
 // Enqueues the fused pass on `stream` (never blocks the host): the staged path where planFusedStaged takes p with
-// kFusedStagedVariant, else the pair path where fusedPairsTake, else the general kernel (launchResizeFusedGeneral).
+// kFusedStagedVariant and 1 to 3 channels, else the pair path where fusedPairsTake, else the general kernel (launchResizeFusedGeneral).
 // All compute the same values bit for bit.
 cudaError_t launchResizeFused(const FusedParams &p, cudaStream_t stream);
 // Whether launchResizeFused takes the pair path (resize_fused_pairs.cuh) for p: OpenCV LINEAR (interp kLinear,
@@ -280,10 +280,13 @@ struct FusedStagedShape {
 // inside the row's bytes (a crop away from the right border: stagedSegment's words past the last tap lie in the row)
 // and depth * 2 * rows segments within 48 KiB of shared memory (fewer rows when they do not fit). Exact: the values of the
 // pair path bit for bit. Pure host arithmetic.
-// kFusedStagedVariant is launchResizeFused's choice: variant 0 (blocks of 64 x 4 threads, 4 crop rows each, 4 pixels a
-// thread), from the reasoning in resize_fused.cu (not yet measured: bench/probes/fused_paths.cu times every variant
-// against the pair path); -1 returns every shape to the pair path.
-constexpr int32_t kFusedStagedVariant = 0;
+// kFusedStagedVariant is launchResizeFused's choice: variant 2 (blocks of 64 threads, one crop row each, 4 pixels a
+// thread), the fastest staged variant of bench/probes/fused_paths.cu on an H200 (µs, 3-channel uint8 LINEAR sources,
+// float32 NCHW out unless stated; staged 2 / the pair path): the ImageNet chain 32x1080x1920 -> 256 -> crop 224 30.0 /
+// 30.0 (float16 27.9 / 29.1), 64x720x1280 50.8 -> 44.6, 32x480x640 20.7 / 26.7; with 4 channels the pair path's
+// whole-pixel words win (16x1080x1920x4 19.8 / 21.4), so launchResizeFused stages 1 to 3 channels only. -1 returns every
+// shape to the pair path.
+constexpr int32_t kFusedStagedVariant = 2;
 int32_t fusedStagedVariantCount();
 bool planFusedStaged(const FusedParams &p, FusedStagedShape &shape, int32_t variant);
 cudaError_t launchResizeFusedStaged(const FusedParams &p, const FusedStagedShape &shape, cudaStream_t stream);

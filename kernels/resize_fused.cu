@@ -405,7 +405,9 @@ cudaError_t launchResizeFusedPairs(const FusedParams &p, cudaStream_t stream) {
 
 cudaError_t launchResizeFused(const FusedParams &p, cudaStream_t stream) {
     if (!fusedPairsTake(p)) return launchResizeFusedGeneral(p, stream);
-    if (FusedStagedShape shape{}; planFusedStaged(p, shape, kFusedStagedVariant)) return launchResizeFusedStaged(p, shape, stream);
+    // 4 channels: the pair path's whole-pixel words are faster (kFusedStagedVariant's figures).
+    if (FusedStagedShape shape{}; p.src.shape[kC] <= 3 && planFusedStaged(p, shape, kFusedStagedVariant))
+        return launchResizeFusedStaged(p, shape, stream);
     return launchResizeFusedPairs(p, stream);
 }
 

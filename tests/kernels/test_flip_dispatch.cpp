@@ -143,15 +143,15 @@ TEST_CASE("planFlipKernel sends small horizontal flips of aligned group rows to 
         int unitBytes; // checked when > 0
     };
     const Flat table[] = {
-        {"1x224x224x3 horizontal: 16-byte items", nhwc(1, 224, 224, 3, 1, 1), FlipPath::ColumnFlat, 16},
-        {"1x224x224x3 both: one row, 16-byte items", nhwc(1, 224, 224, 3, 1, -1), FlipPath::ColumnFlat, 16},
+        {"1x224x224x3 horizontal: group items", nhwc(1, 224, 224, 3, 1, 1), FlipPath::ColumnFlat, 48},
+        {"1x224x224x3 both: one row, group items", nhwc(1, 224, 224, 3, 1, -1), FlipPath::ColumnFlat, 48},
         {"1x224x224x3 vertical: the row paths", nhwc(1, 224, 224, 3, 1, 0), FlipPath::AlignedRows, 16},
         {"1x1080x1920x3 horizontal: 129600 groups, group items", nhwc(1, 1080, 1920, 3, 1, 1), FlipPath::ColumnFlat, 48},
         {"1x1080x1920x3 both: group items", nhwc(1, 1080, 1920, 3, 1, -1), FlipPath::ColumnFlat, 48},
         {"uint8x4: 16-byte groups", nhwc(1, 224, 224, 4, 1, 1), FlipPath::ColumnFlat, 16},
-        {"uint16x3: 48-byte groups of 6-byte pixels", nhwc(1, 224, 224, 3, 2, 1), FlipPath::ColumnFlat, 16},
+        {"uint16x3: 48-byte groups of 6-byte pixels", nhwc(1, 224, 224, 3, 2, 1), FlipPath::ColumnFlat, 48},
         {"float32x3 1080p: group items", nhwc(1, 1080, 1920, 3, 4, 1), FlipPath::ColumnFlat, 48},
-        {"pitched src, both: rows stay, flat", nhwc(4, 16, 224, 3, 1, -1, 32), FlipPath::ColumnFlat, 16},
+        {"pitched src, both: rows stay, flat", nhwc(4, 16, 224, 3, 1, -1, 32), FlipPath::ColumnFlat, 48},
         {"5x1080x1920x3 (29.7 MiB): flat", nhwc(5, 1080, 1920, 3, 1, 1), FlipPath::ColumnFlat, 48},
         {"6x1080x1920x3 (35.6 MiB): warp units", nhwc(6, 1080, 1920, 3, 1, 1), FlipPath::ColumnGroups, 16},
         {"256x224x224x3 (36.8 MiB): whole-row units", nhwc(256, 224, 224, 3, 1, 1), FlipPath::ColumnRows, 16},
