@@ -3,6 +3,7 @@
 #include "resize.hpp"
 #include "resize_nearest.cuh"
 
+#include <algorithm>
 #include <array>
 #include <numeric>
 #include <utility>
@@ -20,21 +21,52 @@ __global__ void __launch_bounds__(T) nearestKernel(ResizeParams p, Mapping m, in
     if (i < items) nearestGroup<I, C, Q, P, PX, Streaming>(p, m, groups, i);
 }
 
-// The tiled kernels: block b the T items from b * T (resize_nearest.cuh, NearestTile).
+// The tiled kernels: block b tile b (resize_nearest.cuh, NearestTile).
 template <int I, int C, int Q, int P, int PX, int T, bool StageOut, bool Streaming>
 __global__ void __launch_bounds__(T) nearestTileKernel(ResizeParams p, Mapping m, int32_t groups, int32_t items) {
-    using Tile = NearestTile<NearestGeometry<I, C, Q, P, PX>, T, StageOut, Streaming>;
+    using Tile = NearestTile<NearestGeometry<I, C, Q, P, PX>, T, StageOut, Streaming, 1>;
     __shared__ Tile s;
     const int32_t first = int32_t(blockIdx.x) * T, t = int32_t(threadIdx.x);
-    const int32_t valid = items - first < T ? items - first : T;
-    nearestTileAddresses(p, m, groups, first, valid, t, s);
+    const int32_t valid = nearestTileValid(items, first, T);
+    nearestTileAddresses(p, m, groups, first, valid, t, s, 0);
     __syncthreads();
-    nearestTileLoad(valid, t, s);
+    uint4 v[Tile::kIn];
+    nearestTileFetch(valid, t, s, 0, v);
+    nearestTilePut(valid, t, s, v);
     __syncthreads();
-    nearestTileGather(valid, t, s);
+    nearestTileGather(valid, t, s, 0);
     if constexpr (StageOut) {
         __syncthreads();
-        nearestTileStore(valid, t, s);
+        nearestTileStore(valid, t, s, 0);
+    }
+}
+
+// The pipelined tiled kernels: block b tiles b, b + gridDim.x, ... (gridDim.x <= tiles), the next tile's vectors in
+// flight while the current one is gathered and stored. The barriers separate: a tile's put from its gather (first),
+// its gather's reads of `in` from the next tile's put and its staged stores from the next gather (second); address
+// set a of a tile is rewritten only two tiles later, after its store phase.
+template <int I, int C, int Q, int P, int PX, int T, bool Streaming>
+__global__ void __launch_bounds__(T) nearestPipeKernel(ResizeParams p, Mapping m, int32_t groups, int32_t items) {
+    using Tile = NearestTile<NearestGeometry<I, C, Q, P, PX>, T, true, Streaming, 3>;
+    __shared__ Tile s;
+    const int32_t tiles = int32_t((int64_t(items) + T - 1) / T), t = int32_t(threadIdx.x);
+    int32_t tile = int32_t(blockIdx.x);
+    int a = 0;
+    nearestTileAddresses(p, m, groups, tile * T, nearestTileValid(items, tile * T, T), t, s, a);
+    __syncthreads();
+    uint4 v[Tile::kIn];
+    nearestTileFetch(nearestTileValid(items, tile * T, T), t, s, a, v);
+    for (; tile < tiles; tile += int32_t(gridDim.x)) {
+        const int32_t valid = nearestTileValid(items, tile * T, T), next = tile + int32_t(gridDim.x);
+        const int na = a == 2 ? 0 : a + 1;
+        nearestTilePut(valid, t, s, v);
+        if (next < tiles) nearestTileAddresses(p, m, groups, next * T, nearestTileValid(items, next * T, T), t, s, na);
+        __syncthreads();
+        if (next < tiles) nearestTileFetch(nearestTileValid(items, next * T, T), t, s, na, v);
+        nearestTileGather(valid, t, s, a);
+        __syncthreads();
+        nearestTileStore(valid, t, s, a);
+        a = na;
     }
 }
 
@@ -46,7 +78,8 @@ constexpr int kNearestInterps[] = {kNearest, kNearestFloor};
 template <int In, int Per, int Row, int V> constexpr Kernel kernelOf() {
     constexpr NearestVariant v = kNearestVariants[V];
     constexpr int I = kNearestInterps[In], C = kNearestChannels[Row], Q = kLinearPeriods[Per].q, P = kLinearPeriods[Per].p;
-    if constexpr (v.tiled) return &nearestTileKernel<I, C, Q, P, v.pixels[Row], v.threads, v.stageOut, v.streaming>;
+    if constexpr (v.pipelined) return &nearestPipeKernel<I, C, Q, P, v.pixels[Row], v.threads, v.streaming>;
+    else if constexpr (v.tiled) return &nearestTileKernel<I, C, Q, P, v.pixels[Row], v.threads, v.stageOut, v.streaming>;
     else return &nearestKernel<I, C, Q, P, v.pixels[Row], v.threads, v.streaming>;
 }
 using VariantRow = std::array<Kernel, kNearestVariantCount>;
@@ -127,8 +160,14 @@ bool planResizeNearest(const ResizeParams &p, ResizeNearestShape &s, int32_t var
 cudaError_t launchResizeNearest(const ResizeParams &p, const ResizeNearestShape &s, cudaStream_t stream) {
     const Mapping m = mappingOf(p.src, p.dst.shape[kH], p.dst.shape[kW], p.interp);
     const Kernel k = kNearestKernels[p.interp == kNearest ? 0 : 1][s.period][linearChannelRow(int32_t(p.src.shape[kC]))][s.variant];
-    const unsigned blocks = static_cast<unsigned>((int64_t(s.items) + s.threads - 1) / s.threads);
-    k<<<blocks, s.threads, 0, stream>>>(p, m, s.groups, s.items);
+    int64_t blocks = (int64_t(s.items) + s.threads - 1) / s.threads;
+    if (kNearestVariants[s.variant].pipelined) { // as many blocks as fit at once, none without a tile
+        int resident = 0;
+        const cudaError_t err = residentResizeBlocks(reinterpret_cast<const void *>(k), s.threads, 0, resident);
+        if (err != cudaSuccess) return err;
+        blocks = std::min<int64_t>(blocks, resident);
+    }
+    k<<<static_cast<unsigned>(blocks), s.threads, 0, stream>>>(p, m, s.groups, s.items);
     return cudaGetLastError();
 }
 

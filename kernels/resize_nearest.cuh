@@ -55,20 +55,24 @@ CVK_NN_HD constexpr int32_t nearestPeriodFirst(int32_t interp, int32_t q, int32_
 //   streaming   ld.global.cs / st.global.cs (common/span.cuh): the source and destination are touched once.
 // Pixels per thread are multiples of every Q of kLinearPeriods with whole destination words, and for the tiled
 // kernels whole 16-byte source spans and destination vectors per group at both periods.
+//   pipelined   tiled, staged stores, a grid of the blocks that fit at once, each walking tiles and fetching the next
+//               one's vectors into registers while it gathers and stores the current one.
 struct NearestVariant {
     int pixels[3];
     int threads;
-    bool tiled, stageOut, streaming;
+    bool tiled, stageOut, streaming, pipelined;
 };
-constexpr int kNearestVariantCount = 7;
+constexpr int kNearestVariantCount = 9;
 constexpr NearestVariant kNearestVariants[kNearestVariantCount] = {
-    {{16, 16, 4}, 256, false, false, false}, // 0: per thread (main's kernel since the path exists)
-    {{32, 32, 8}, 256, false, false, false}, // 1: twice the pixels per thread
-    {{16, 16, 4}, 256, false, false, true},  // 2: 0 with streaming loads and stores
-    {{32, 32, 8}, 128, true, true, false},   // 3: tiled, staged stores
-    {{32, 32, 8}, 128, true, true, true},    // 4: 3 with streaming loads and stores
-    {{32, 32, 8}, 128, true, false, true},   // 5: tiled loads, each thread storing its own group (streaming)
-    {{32, 32, 8}, 64, true, true, true},     // 6: 4 with half the threads a block
+    {{16, 16, 4}, 256, false, false, false, false}, // 0: per thread (main's kernel since the path exists)
+    {{32, 32, 8}, 256, false, false, false, false}, // 1: twice the pixels per thread
+    {{16, 16, 4}, 256, false, false, true, false},  // 2: 0 with streaming loads and stores
+    {{32, 32, 8}, 128, true, true, false, false},   // 3: tiled, staged stores
+    {{32, 32, 8}, 128, true, true, true, false},    // 4: 3 with streaming loads and stores
+    {{32, 32, 8}, 128, true, false, true, false},   // 5: tiled loads, each thread storing its own group (streaming)
+    {{32, 32, 8}, 64, true, true, true, false},     // 6: 4 with half the threads a block
+    {{32, 32, 8}, 128, true, true, true, true},     // 7: 4 pipelined
+    {{32, 32, 8}, 128, true, true, false, true},    // 8: 3 pipelined
 };
 // The variant launchResize takes. Variants 0 and 1 against the band path on an H200 (GPU us per call of
 // 32 x 1080x1920, the band path, variant 0, variant 1; outputs byte-identical): NEAREST 3 channels -> 720x1280
@@ -216,40 +220,49 @@ CVK_NN_HD void nearestGroup(const ResizeParams &p, const Mapping &m, int32_t gro
     for (int k = 0; k < Geo::kOutBytes / 4; ++k) reinterpret_cast<uint32_t *>(out)[k] = o[k];
 }
 
-// The tiled kernels: block b owns items [b * T, b * T + valid) (valid = min(T, items - b * T)), group j of it item
-// b * T + j, every one a whole group (the plan's condition) with 16-byte aligned spans. Four phases, a barrier
-// between each (the CPU tests run each phase over all threads of a block in turn): the groups' addresses, the
-// spans' 16-byte vectors (vector k of the tile, group k / kIn, loaded by thread k % T: a warp's loads contiguous
-// within a span and from span to span of one row), the gather of each thread's group, and the destination vectors
-// (vector k by thread k % T) where the block stages its output.
-template <class G, int T, bool StageOut, bool Streaming> struct NearestTile {
+// The tiled kernels: a tile is T items from `first` (first = tile * T), valid = min(T, items - first) of them, group
+// j of it item first + j, every one a whole group (the plan's condition) with 16-byte aligned spans. Phases with a
+// barrier between them (the CPU tests run each phase over all threads of a block in turn): the groups' addresses
+// (into address set a), the spans' 16-byte vectors fetched into registers and put in shared memory (vector k of the
+// tile, group k / kIn, by thread k % T: a warp's loads contiguous within a span and from span to span of one row),
+// the gather of each thread's group, and the destination vectors (vector k by thread k % T) where the block stages
+// its output. A pipelined block walks tiles blockIdx.x, + gridDim.x, ... and fetches its next tile while it gathers
+// and stores the current one: three address sets, so a tile's addresses outlive the next tile's being written.
+template <class G, int T, bool StageOut, bool Streaming, int Sets> struct NearestTile {
     using Geo = G;
-    static constexpr int kThreads = T;
+    static constexpr int kThreads = T, kSets = Sets;
     static constexpr bool kStageOut = StageOut, kStreaming = Streaming;
     static_assert(Geo::kSrcStride % 16 == 0 && Geo::kOutBytes % 16 == 0, "whole 16-byte vectors per group");
     static_assert(Geo::kWords * 4 <= Geo::kSrcStride, "a group's words inside its staged span");
     static constexpr int kIn = Geo::kSrcStride / 16, kOut = Geo::kOutBytes / 16;
-    const uint8_t *src[T]; // group j's first source byte
-    uint8_t *out[T];       // and destination byte
-    uint4 in[T * kIn];     // the groups' source spans, one after the other
+    const uint8_t *src[Sets][T]; // group j's first source byte
+    uint8_t *out[Sets][T];       // and destination byte
+    uint4 in[T * kIn];           // the groups' source spans, one after the other
     uint4 staged[StageOut ? T * kOut : 1];
 };
 
-template <class Tile> CVK_NN_HD void nearestTileAddresses(const ResizeParams &p, const Mapping &m, int32_t groups, int32_t first, int32_t valid, int t, Tile &s) {
+CVK_NN_HD int32_t nearestTileValid(int32_t items, int32_t first, int32_t threads) { return items - first < threads ? items - first : threads; }
+
+template <class Tile>
+CVK_NN_HD void nearestTileAddresses(const ResizeParams &p, const Mapping &m, int32_t groups, int32_t first, int32_t valid, int t, Tile &s, int a) {
     if (t >= valid) return;
     const auto at = nearestGroupAt<typename Tile::Geo>(p, m, groups, first + t);
-    s.src[t] = at.src;
-    s.out[t] = at.out;
+    s.src[a][t] = at.src;
+    s.out[a][t] = at.out;
 }
 
-template <class Tile> CVK_NN_HD void nearestTileLoad(int32_t valid, int t, Tile &s) {
+// Every load of the thread, into v, before any shared store.
+template <class Tile> CVK_NN_HD void nearestTileFetch(int32_t valid, int t, const Tile &s, int a, uint4 (&v)[Tile::kIn]) {
     constexpr int T = Tile::kThreads, kIn = Tile::kIn;
-    uint4 v[kIn]; // every load of the thread issued before the first shared store
     CVK_NN_UNROLL
     for (int r = 0; r < kIn; ++r) {
         const int k = t + T * r, j = k / kIn;
-        if (j < valid) v[r] = nearestLoad16<Tile::kStreaming>(s.src[j] + 16 * (k - j * kIn));
+        if (j < valid) v[r] = nearestLoad16<Tile::kStreaming>(s.src[a][j] + 16 * (k - j * kIn));
     }
+}
+
+template <class Tile> CVK_NN_HD void nearestTilePut(int32_t valid, int t, Tile &s, const uint4 (&v)[Tile::kIn]) {
+    constexpr int T = Tile::kThreads, kIn = Tile::kIn;
     CVK_NN_UNROLL
     for (int r = 0; r < kIn; ++r) {
         const int k = t + T * r;
@@ -257,7 +270,7 @@ template <class Tile> CVK_NN_HD void nearestTileLoad(int32_t valid, int t, Tile 
     }
 }
 
-template <class Tile> CVK_NN_HD void nearestTileGather(int32_t valid, int t, Tile &s) {
+template <class Tile> CVK_NN_HD void nearestTileGather(int32_t valid, int t, Tile &s, int a) {
     using Geo = typename Tile::Geo;
     if (t >= valid) return;
     uint32_t w[Geo::kWords];
@@ -272,17 +285,17 @@ template <class Tile> CVK_NN_HD void nearestTileGather(int32_t valid, int t, Til
     for (int k = 0; k < Tile::kOut; ++k) {
         const uint4 v{o[4 * k], o[4 * k + 1], o[4 * k + 2], o[4 * k + 3]};
         if constexpr (Tile::kStageOut) s.staged[t * Tile::kOut + k] = v;
-        else nearestStore16<Tile::kStreaming>(s.out[t] + 16 * k, v);
+        else nearestStore16<Tile::kStreaming>(s.out[a][t] + 16 * k, v);
     }
 }
 
-template <class Tile> CVK_NN_HD void nearestTileStore(int32_t valid, int t, const Tile &s) {
+template <class Tile> CVK_NN_HD void nearestTileStore(int32_t valid, int t, const Tile &s, int a) {
     static_assert(Tile::kStageOut, "only a staged tile stores from shared memory");
     constexpr int T = Tile::kThreads, kOut = Tile::kOut;
     CVK_NN_UNROLL
     for (int r = 0; r < kOut; ++r) {
         const int k = t + T * r, j = k / kOut;
-        if (j < valid) nearestStore16<Tile::kStreaming>(s.out[j] + 16 * (k - j * kOut), s.staged[k]);
+        if (j < valid) nearestStore16<Tile::kStreaming>(s.out[a][j] + 16 * (k - j * kOut), s.staged[k]);
     }
 }
 

@@ -81,6 +81,9 @@ TEST_CASE("planResizeNearest: the benchmark's rows and what stays on the other p
         {"tiled, destination rows of 200 bytes: variant 0", params(nhwc(kAligned, 2, 30, 96, 3), nhwc(kAligned, 2, 20, 64, 3, 8), kNearest), 3, true, 1, 16, 4, 0, 256},
         {"tiled, partial last group (129 -> 86 wide): variant 0", params(nhwc(kAligned, 2, 37, 129, 3, 1), nhwc(kAligned, 2, 37, 86, 3), kNearest), 3, true, 1, 16, 6, 0, 256},
         {"tiled, one 16-byte aligned image with an odd image stride", params(cvk::View4{kAligned, {1, 30, 96, 3}, {8641, 288, 3, 1}}, nhwc(kAligned, 1, 20, 64, 3), kNearest), 3, true, 1, 32, 2, 3, 128},
+        {"bench: NEAREST -> 720x1280, pipelined", params(src, to720, kNearest), 7, true, 1, 32, 40, 7, 128},
+        {"NEAREST 4 channels -> 540x960, pipelined, not streaming", params(c4, nhwc(kAligned, 32, 540, 960, 4), kNearest), 8, true, 0, 8, 120, 8, 128},
+        {"pipelined, destination not 16-byte aligned: variant 0", params(src, dstUnaligned, kNearest), 7, true, 1, 16, 80, 0, 256},
         {"variant past the table (not compiled)", params(src, to720, kNearest), kNearestVariantCount, false, 0, 0, 0, 0, 0},
         {"variant -2", params(src, to720, kNearest), -2, false, 0, 0, 0, 0, 0},
     };
@@ -109,25 +112,60 @@ struct GridRow {
     int32_t variant;
 };
 
-// Every thread of the grid (nearestKernel or nearestTileKernel in resize_nearest.cu), in order; a tiled block's
-// phases one after the other over all its threads (the kernel's barriers), its shared tile poisoned first.
+// Every thread of the grid (nearestKernel, nearestTileKernel or nearestPipeKernel in resize_nearest.cu), in order:
+// a tiled block's phases one after the other over all its threads (the kernel's barriers), its shared tile
+// poisoned first; a pipelined grid of kPipeBlocks blocks, each walking its tiles as the kernel does.
+constexpr int32_t kPipeBlocks = 3;
+
 template <int I, int C, int Row, int Q, int P, int V> void runVariant(const cvk::ResizeParams &p, const Mapping &m, const cvk::ResizeNearestShape &s) {
     constexpr cvk::resize::NearestVariant v = kNearestVariants[V];
-    constexpr int PX = v.pixels[Row];
+    constexpr int PX = v.pixels[Row], T = v.threads;
     REQUIRE(s.pixels == PX);
-    REQUIRE(s.threads == v.threads);
-    if constexpr (v.tiled) {
-        using Tile = NearestTile<NearestGeometry<I, C, Q, P, PX>, v.threads, v.stageOut, v.streaming>;
-        constexpr int T = v.threads;
+    REQUIRE(s.threads == T);
+    using Geo = NearestGeometry<I, C, Q, P, PX>;
+    if constexpr (v.pipelined) {
+        using Tile = NearestTile<Geo, T, true, v.streaming, 3>;
+        const auto tile = std::make_unique<Tile>();
+        struct Regs {
+            uint4 v[Tile::kIn];
+        };
+        std::vector<Regs> regs(T); // each thread's v
+        auto fetch = [&](int32_t first, int a) {
+            for (int t = 0; t < T; ++t) nearestTileFetch(nearestTileValid(s.items, first, T), t, *tile, a, regs[t].v);
+        };
+        const int32_t tiles = (s.items + T - 1) / T, grid = std::min(tiles, kPipeBlocks);
+        for (int32_t b = 0; b < grid; ++b) {
+            std::memset(static_cast<void *>(tile.get()), 0x5A, sizeof(Tile));
+            int a = 0;
+            for (int t = 0; t < T; ++t) nearestTileAddresses(p, m, s.groups, b * T, nearestTileValid(s.items, b * T, T), t, *tile, a);
+            fetch(b * T, a);
+            for (int32_t k = b; k < tiles; k += grid) {
+                const int32_t valid = nearestTileValid(s.items, k * T, T), next = k + grid;
+                const int na = a == 2 ? 0 : a + 1;
+                for (int t = 0; t < T; ++t) nearestTilePut(valid, t, *tile, regs[t].v);
+                if (next < tiles)
+                    for (int t = 0; t < T; ++t) nearestTileAddresses(p, m, s.groups, next * T, nearestTileValid(s.items, next * T, T), t, *tile, na);
+                if (next < tiles) fetch(next * T, na);
+                for (int t = 0; t < T; ++t) nearestTileGather(valid, t, *tile, a);
+                for (int t = 0; t < T; ++t) nearestTileStore(valid, t, *tile, a);
+                a = na;
+            }
+        }
+    } else if constexpr (v.tiled) {
+        using Tile = NearestTile<Geo, T, v.stageOut, v.streaming, 1>;
         const auto tile = std::make_unique<Tile>();
         for (int32_t first = 0; first < s.items; first += T) {
-            const int32_t valid = std::min(T, s.items - first);
+            const int32_t valid = nearestTileValid(s.items, first, T);
             std::memset(static_cast<void *>(tile.get()), 0x5A, sizeof(Tile));
-            for (int t = 0; t < T; ++t) nearestTileAddresses(p, m, s.groups, first, valid, t, *tile);
-            for (int t = 0; t < T; ++t) nearestTileLoad(valid, t, *tile);
-            for (int t = 0; t < T; ++t) nearestTileGather(valid, t, *tile);
+            uint4 regs[Tile::kIn];
+            for (int t = 0; t < T; ++t) nearestTileAddresses(p, m, s.groups, first, valid, t, *tile, 0);
+            for (int t = 0; t < T; ++t) {
+                nearestTileFetch(valid, t, *tile, 0, regs);
+                nearestTilePut(valid, t, *tile, regs);
+            }
+            for (int t = 0; t < T; ++t) nearestTileGather(valid, t, *tile, 0);
             if constexpr (v.stageOut)
-                for (int t = 0; t < T; ++t) nearestTileStore(valid, t, *tile);
+                for (int t = 0; t < T; ++t) nearestTileStore(valid, t, *tile, 0);
         }
     } else {
         for (int32_t i = 0; i < s.items; ++i) nearestGroup<I, C, Q, P, PX, v.streaming>(p, m, s.groups, i);
@@ -198,6 +236,13 @@ TEST_CASE("periodic NEAREST path: the whole grid equals the per-pixel sampler by
         {"tiled: 1 channel 2x, NEAREST_FLOOR", kNearestFloor, 2, 35, 128, 1, 19, 64, 0, 0, 0, 0, 4},
         {"tiled: 4 channels 1.5x", kNearest, 2, 30, 48, 4, 20, 32, 0, 0, 0, 0, 5},
         {"tiled: 4 channels 2x, NEAREST_FLOOR, 64 a block", kNearestFloor, 3, 30, 64, 4, 15, 32, 0, 0, 0, 0, 6},
+        {"pipelined: 1.5x both ways (3 blocks, 7 tiles, the last partial)", kNearest, 3, 108, 192, 3, 72, 128, 0, 0, 0, 0, 7},
+        {"pipelined, NEAREST_FLOOR, not streaming, padded rows", kNearestFloor, 2, 45, 192, 3, 30, 128, 16, 32, 0, 0, 8},
+        {"pipelined: one tile", kNearest, 1, 3, 192, 3, 2, 128, 0, 0, 0, 0, 7},
+        {"pipelined: two tiles", kNearest, 1, 96, 192, 3, 64, 128, 0, 0, 0, 0, 8},
+        {"pipelined: 2x, 1 channel", kNearest, 2, 54, 128, 1, 27, 64, 0, 0, 0, 0, 7},
+        {"pipelined: 4 channels 1.5x, NEAREST_FLOOR", kNearestFloor, 2, 30, 48, 4, 20, 32, 0, 0, 0, 0, 8},
+        {"pipelined: 4 channels 2x, vertical ties", kNearest, 1, 1280, 64, 4, 300, 32, 0, 0, 0, 0, 7},
         {"tiled asked, partial last group: variant 0", kNearest, 2, 37, 129, 3, 25, 86, 1, 0, 0, 0, 3},
         {"tiled asked, destination 8 bytes off: variant 0", kNearest, 2, 27, 96, 3, 18, 64, 0, 0, 0, 8, 4},
         {"0 with streaming loads and stores, odd widths", kNearestFloor, 2, 37, 129, 3, 25, 86, 5, 3, 0, 0, 2},
