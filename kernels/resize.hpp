@@ -146,8 +146,8 @@ cudaError_t launchResizeLinear(const ResizeParams &p, ResizeLinearShape shape, c
 // consecutive destination pixels of one row, `groups` groups a row, items = N * dstH * groups threads in all.
 struct ResizeNearestShape {
     int32_t period;  // index into resize_linear.cuh's kLinearPeriods
-    int32_t variant; // 0 or 1: the destination pixels per thread (resize_nearest.cuh, kNearestPixels)
-    int32_t pixels, groups;
+    int32_t variant; // the kernel (resize_nearest.cuh, kNearestVariants): pixels per thread, threads, tiled or not
+    int32_t pixels, threads, groups;
     int32_t items;
 };
 
@@ -156,8 +156,9 @@ struct ResizeNearestShape {
 // a 4-byte aligned source (data, rows, images), a destination of any alignment, a vertical factor of at least 1 (no
 // row enlarged: each source row it reads is read once) and a horizontal ratio of exactly 2:1 or 3:2 whose every
 // destination column's source index (bandSourceIndex) follows that period. Exact: the same bytes as the per-pixel
-// sampler. Pure host arithmetic. `variant` (0, 1) picks the pixels per thread (the probe's variants); -1 takes
-// resize_nearest.cuh's kNearestVariant.
+// sampler. Pure host arithmetic. `variant` (0 .. kNearestVariantCount - 1) picks the kernel (the probe's
+// variants; a tiled one gives variant 0 where rows are not 16-byte aligned or a row ends in a partial group); -1
+// takes resize_nearest.cuh's kNearestVariant.
 // launchResize tries it before the band path (one marked line there; remove it to return these shapes to the band
 // path): no staging, no index table, whole-word loads of only the source rows the destination reads, byte permutes
 // at compile-time positions and 16-byte stores (bench/probes/resize_nearest_variants.cu times it against the band path).

@@ -8,14 +8,17 @@
 // 4-byte words (bytes where the destination row is not aligned or the group is the row's partial last one, whose
 // source bytes are then read one by one: its whole words could lie past the row). Each destination row's source
 // row is the sampler's (bandSourceIndex), once per thread, not per pixel; a source row the vertical factor skips
-// is never read.
+// is never read. The tiled kernels (NearestTile) run the same gather on spans a block stages in shared memory with
+// 16-byte loads that are contiguous across each warp, and store through shared memory the same way.
 //
 // The host (planResizeNearest, resize_nearest.cu) checks every destination column's source index against the
 // period, so the compiled positions are the per-pixel sampler's bytes for every shape it takes. The per-thread work
-// is a __host__ __device__ function, so the CPU tests run the whole grid against samplePixel.
+// (and each phase of a tiled block) is a __host__ __device__ function, so the CPU tests run the whole grid against
+// samplePixel.
 #pragma once
 
 #include "common/register_bytes.cuh"
+#include "common/span.cuh"
 #include "resize_band.cuh"
 #include "resize_linear.cuh"
 
@@ -40,21 +43,47 @@ CVK_NN_HD constexpr int32_t nearestPeriodFirst(int32_t interp, int32_t q, int32_
     return interp == kNearest ? ((2 * r + 1) * p) / (2 * q) : (r * p) / q;
 }
 
-// Threads per block of every kernel of the path (one group of PX destination pixels each).
-constexpr int kNearestThreads = 256;
-// Destination pixels per thread, by channel count (1, 3, 4: linearChannelRow) and variant (0 or 1): multiples of
-// every Q of kLinearPeriods, whole 16-byte destination vectors and whole source words per thread.
-constexpr int kNearestPixels[3][2] = {{16, 32}, {16, 32}, {4, 8}};
-// The variant launchResize takes: the narrower one, twice the threads, which ran faster in every case of
-// bench/probes/resize_nearest_variants.cu on an H200 (GPU µs per call of 32 x 1080x1920, the band path first, then
-// variant 0, then variant 1; outputs byte-identical): NEAREST 3 channels -> 720x1280 76.6 / 69.5 / 93.7,
-// NEAREST_FLOOR 77.8 / 70.1 / 96.8, -> 540x960 57.4 / 51.9 / 62.1; 1 channel -> 720x1280 57.2 / 21.4 / 23.7;
-// 4 channels 87.3 / 72.1 / 76.4.
+// The path's kernels (bench/probes/resize_nearest_variants.cu times every one): destination pixels per thread by
+// channel count (1, 3, 4: linearChannelRow), threads per block, and how a block moves its bytes:
+//   per thread  each thread loads the words of its own source span and stores its own destination bytes, so a warp's
+//               load instruction touches 32 spans 48 to 192 bytes apart (about one L1 wavefront per thread);
+//   tiled       a block stages the spans of its `threads` groups in shared memory with 16-byte loads that are
+//               contiguous across the warp, gathers each group from there, and (stageOut) stores its destination
+//               bytes the same way: every global access a whole aligned 16-byte vector, a warp's instruction 512
+//               contiguous bytes but where a row ends. Needs 16-byte aligned rows on both sides and whole groups in
+//               every row (planResizeNearest takes variant 0 where they are not);
+//   streaming   ld.global.cs / st.global.cs (common/span.cuh): the source and destination are touched once.
+// Pixels per thread are multiples of every Q of kLinearPeriods with whole destination words, and for the tiled
+// kernels whole 16-byte source spans and destination vectors per group at both periods.
+//   pipelined   tiled, staged stores, a grid of the blocks that fit at once, each walking tiles and fetching the next
+//               one's vectors into registers while it gathers and stores the current one.
+struct NearestVariant {
+    int pixels[3];
+    int threads;
+    bool tiled, stageOut, streaming, pipelined;
+};
+constexpr int kNearestVariantCount = 9;
+constexpr NearestVariant kNearestVariants[kNearestVariantCount] = {
+    {{16, 16, 4}, 256, false, false, false, false}, // 0: per thread (main's kernel since the path exists)
+    {{32, 32, 8}, 256, false, false, false, false}, // 1: twice the pixels per thread
+    {{16, 16, 4}, 256, false, false, true, false},  // 2: 0 with streaming loads and stores
+    {{32, 32, 8}, 128, true, true, false, false},   // 3: tiled, staged stores
+    {{32, 32, 8}, 128, true, true, true, false},    // 4: 3 with streaming loads and stores
+    {{32, 32, 8}, 128, true, false, true, false},   // 5: tiled loads, each thread storing its own group (streaming)
+    {{32, 32, 8}, 64, true, true, true, false},     // 6: 4 with half the threads a block
+    {{32, 32, 8}, 128, true, true, true, true},     // 7: 4 pipelined
+    {{32, 32, 8}, 128, true, true, false, true},    // 8: 3 pipelined
+};
+// The variant launchResize takes. Variants 0 and 1 against the band path on an H200 (GPU us per call of
+// 32 x 1080x1920, the band path, variant 0, variant 1; outputs byte-identical): NEAREST 3 channels -> 720x1280
+// 76.6 / 69.5 / 93.7, NEAREST_FLOOR 77.8 / 70.1 / 96.8, -> 540x960 57.4 / 51.9 / 62.1; 1 channel -> 720x1280
+// 57.2 / 21.4 / 23.7; 4 channels 87.3 / 72.1 / 76.4.
 constexpr int32_t kNearestVariant = 0;
 
 template <int I, int C, int Q, int P, int PX> struct NearestGeometry {
     static_assert(P > Q && P <= 2 * Q, "a downscale by more than 1 and at most 2 across");
     static_assert(PX % Q == 0, "whole periods per thread");
+    static constexpr int kInterp = I, kChannels = C, kPixels = PX;
     static constexpr int kSrcStride = PX / Q * P * C; // source bytes from one thread's span to the next
     static constexpr int kOutBytes = PX * C;
     static_assert(kSrcStride % 4 == 0 && kOutBytes % 4 == 0, "whole words per thread");
@@ -97,20 +126,44 @@ CVK_NN_HD void nearestWords(const uint32_t (&w)[Geo::kWords], uint32_t (&o)[Geo:
     ((o[K] = nearestWord<Geo, int(K)>(w)), ...);
 }
 
-// Item i of the grid (one thread each): group g of destination row `row` of the batch (row = n * dstH + dy), PX
-// destination pixels from column g * PX. groups = the groups per destination row (the last one partial when PX
-// does not divide dstW).
-template <int I, int C, int Q, int P, int PX>
-CVK_NN_HD void nearestGroup(const ResizeParams &p, const Mapping &m, int32_t groups, int32_t i) {
-    using Geo = NearestGeometry<I, C, Q, P, PX>;
+// The first source and destination byte of item i (group g of destination row `row` of the batch, row = n * dstH + dy:
+// PX destination pixels from column g * PX; groups = the groups per destination row) and the bytes of its
+// destination row from its first byte on.
+template <class Geo> struct GroupAt {
+    const uint8_t *src;
+    uint8_t *out;
+    int32_t left;
+};
+template <class Geo> CVK_NN_HD GroupAt<Geo> nearestGroupAt(const ResizeParams &p, const Mapping &m, int32_t groups, int32_t i) {
     const int32_t row = i / groups, g = i - row * groups;
     const int32_t n = row / m.y.dst, dy = row - n * m.y.dst;
-    const int32_t sy = bandSourceIndex(m.y, m.tiesY, I, dy);
-    const auto *src = reinterpret_cast<const uint8_t *>(p.src.data + int64_t(n) * p.src.stride[kN] + int64_t(sy) * p.src.stride[kH]) +
-                      int64_t(g) * Geo::kSrcStride;
-    uint8_t *out = reinterpret_cast<uint8_t *>(p.dst.data + int64_t(n) * p.dst.stride[kN] + int64_t(dy) * p.dst.stride[kH]) +
-                   int64_t(g) * Geo::kOutBytes;
-    const int32_t left = (m.x.dst - g * PX) * C;
+    const int32_t sy = bandSourceIndex(m.y, m.tiesY, Geo::kInterp, dy);
+    GroupAt<Geo> a;
+    a.src = reinterpret_cast<const uint8_t *>(p.src.data + int64_t(n) * p.src.stride[kN] + int64_t(sy) * p.src.stride[kH]) +
+            int64_t(g) * Geo::kSrcStride;
+    a.out = reinterpret_cast<uint8_t *>(p.dst.data + int64_t(n) * p.dst.stride[kN] + int64_t(dy) * p.dst.stride[kH]) +
+            int64_t(g) * Geo::kOutBytes;
+    a.left = (m.x.dst - g * Geo::kPixels) * Geo::kChannels;
+    return a;
+}
+
+template <bool Streaming> CVK_NN_HD uint4 nearestLoad16(const void *a) {
+    if constexpr (Streaming) return load16Streaming(reinterpret_cast<uintptr_t>(a));
+    else return load16(reinterpret_cast<uintptr_t>(a));
+}
+template <bool Streaming> CVK_NN_HD void nearestStore16(void *a, uint4 v) {
+    if constexpr (Streaming) store16Streaming(reinterpret_cast<uintptr_t>(a), v);
+    else reinterpret_cast<uint4 *>(a)[0] = v;
+}
+
+// The per-thread kernels' item i (one thread each).
+template <int I, int C, int Q, int P, int PX, bool Streaming = false>
+CVK_NN_HD void nearestGroup(const ResizeParams &p, const Mapping &m, int32_t groups, int32_t i) {
+    using Geo = NearestGeometry<I, C, Q, P, PX>;
+    const GroupAt<Geo> at = nearestGroupAt<Geo>(p, m, groups, i);
+    const uint8_t *src = at.src;
+    uint8_t *out = at.out;
+    const int32_t left = at.left;
     const uintptr_t addr = reinterpret_cast<uintptr_t>(out);
     if (left < Geo::kOutBytes) { // the row's partial last group: its bytes one by one
         CVK_NN_UNROLL
@@ -124,13 +177,18 @@ CVK_NN_HD void nearestGroup(const ResizeParams &p, const Mapping &m, int32_t gro
     if (Geo::kLoad == 16 && (reinterpret_cast<uintptr_t>(src) & 15) == 0) {
         CVK_NN_UNROLL
         for (int k = 0; k < Geo::kWords / 4; ++k) {
-            const uint4 v = reinterpret_cast<const uint4 *>(src)[k];
+            const uint4 v = nearestLoad16<Streaming>(src + 16 * k);
             w[4 * k] = v.x, w[4 * k + 1] = v.y, w[4 * k + 2] = v.z, w[4 * k + 3] = v.w;
         }
     } else if (Geo::kLoad >= 8 && (reinterpret_cast<uintptr_t>(src) & 7) == 0) {
         CVK_NN_UNROLL
         for (int k = 0; k < Geo::kWords / 2; ++k) {
-            const uint2 v = reinterpret_cast<const uint2 *>(src)[k];
+            uint2 v;
+#ifdef __CUDA_ARCH__
+            v = Streaming ? __ldcs(reinterpret_cast<const uint2 *>(src) + k) : reinterpret_cast<const uint2 *>(src)[k];
+#else
+            v = reinterpret_cast<const uint2 *>(src)[k];
+#endif
             w[2 * k] = v.x, w[2 * k + 1] = v.y;
         }
     } else {
@@ -147,7 +205,7 @@ CVK_NN_HD void nearestGroup(const ResizeParams &p, const Mapping &m, int32_t gro
     if constexpr (Geo::kOutBytes % 16 == 0) {
         if ((addr & 15) == 0) {
             CVK_NN_UNROLL
-            for (int k = 0; k < Geo::kOutBytes / 16; ++k) reinterpret_cast<uint4 *>(out)[k] = uint4{o[4 * k], o[4 * k + 1], o[4 * k + 2], o[4 * k + 3]};
+            for (int k = 0; k < Geo::kOutBytes / 16; ++k) nearestStore16<Streaming>(out + 16 * k, uint4{o[4 * k], o[4 * k + 1], o[4 * k + 2], o[4 * k + 3]});
             return;
         }
     }
@@ -160,6 +218,85 @@ CVK_NN_HD void nearestGroup(const ResizeParams &p, const Mapping &m, int32_t gro
     }
     CVK_NN_UNROLL
     for (int k = 0; k < Geo::kOutBytes / 4; ++k) reinterpret_cast<uint32_t *>(out)[k] = o[k];
+}
+
+// The tiled kernels: a tile is T items from `first` (first = tile * T), valid = min(T, items - first) of them, group
+// j of it item first + j, every one a whole group (the plan's condition) with 16-byte aligned spans. Phases with a
+// barrier between them (the CPU tests run each phase over all threads of a block in turn): the groups' addresses
+// (into address set a), the spans' 16-byte vectors fetched into registers and put in shared memory (vector k of the
+// tile, group k / kIn, by thread k % T: a warp's loads contiguous within a span and from span to span of one row),
+// the gather of each thread's group, and the destination vectors (vector k by thread k % T) where the block stages
+// its output. A pipelined block walks tiles blockIdx.x, + gridDim.x, ... and fetches its next tile while it gathers
+// and stores the current one: three address sets, so a tile's addresses outlive the next tile's being written.
+template <class G, int T, bool StageOut, bool Streaming, int Sets> struct NearestTile {
+    using Geo = G;
+    static constexpr int kThreads = T, kSets = Sets;
+    static constexpr bool kStageOut = StageOut, kStreaming = Streaming;
+    static_assert(Geo::kSrcStride % 16 == 0 && Geo::kOutBytes % 16 == 0, "whole 16-byte vectors per group");
+    static_assert(Geo::kWords * 4 <= Geo::kSrcStride, "a group's words inside its staged span");
+    static constexpr int kIn = Geo::kSrcStride / 16, kOut = Geo::kOutBytes / 16;
+    const uint8_t *src[Sets][T]; // group j's first source byte
+    uint8_t *out[Sets][T];       // and destination byte
+    uint4 in[T * kIn];           // the groups' source spans, one after the other
+    uint4 staged[StageOut ? T * kOut : 1];
+};
+
+CVK_NN_HD int32_t nearestTileValid(int32_t items, int32_t first, int32_t threads) { return items - first < threads ? items - first : threads; }
+
+template <class Tile>
+CVK_NN_HD void nearestTileAddresses(const ResizeParams &p, const Mapping &m, int32_t groups, int32_t first, int32_t valid, int t, Tile &s, int a) {
+    if (t >= valid) return;
+    const auto at = nearestGroupAt<typename Tile::Geo>(p, m, groups, first + t);
+    s.src[a][t] = at.src;
+    s.out[a][t] = at.out;
+}
+
+// Every load of the thread, into v, before any shared store.
+template <class Tile> CVK_NN_HD void nearestTileFetch(int32_t valid, int t, const Tile &s, int a, uint4 (&v)[Tile::kIn]) {
+    constexpr int T = Tile::kThreads, kIn = Tile::kIn;
+    CVK_NN_UNROLL
+    for (int r = 0; r < kIn; ++r) {
+        const int k = t + T * r, j = k / kIn;
+        if (j < valid) v[r] = nearestLoad16<Tile::kStreaming>(s.src[a][j] + 16 * (k - j * kIn));
+    }
+}
+
+template <class Tile> CVK_NN_HD void nearestTilePut(int32_t valid, int t, Tile &s, const uint4 (&v)[Tile::kIn]) {
+    constexpr int T = Tile::kThreads, kIn = Tile::kIn;
+    CVK_NN_UNROLL
+    for (int r = 0; r < kIn; ++r) {
+        const int k = t + T * r;
+        if (k / kIn < valid) s.in[k] = v[r];
+    }
+}
+
+template <class Tile> CVK_NN_HD void nearestTileGather(int32_t valid, int t, Tile &s, int a) {
+    using Geo = typename Tile::Geo;
+    if (t >= valid) return;
+    uint32_t w[Geo::kWords];
+    CVK_NN_UNROLL
+    for (int k = 0; k < Geo::kWords / 4; ++k) {
+        const uint4 v = s.in[t * Tile::kIn + k];
+        w[4 * k] = v.x, w[4 * k + 1] = v.y, w[4 * k + 2] = v.z, w[4 * k + 3] = v.w;
+    }
+    uint32_t o[Geo::kOutBytes / 4];
+    nearestWords<Geo>(w, o, std::make_index_sequence<Geo::kOutBytes / 4>{});
+    CVK_NN_UNROLL
+    for (int k = 0; k < Tile::kOut; ++k) {
+        const uint4 v{o[4 * k], o[4 * k + 1], o[4 * k + 2], o[4 * k + 3]};
+        if constexpr (Tile::kStageOut) s.staged[t * Tile::kOut + k] = v;
+        else nearestStore16<Tile::kStreaming>(s.out[a][t] + 16 * k, v);
+    }
+}
+
+template <class Tile> CVK_NN_HD void nearestTileStore(int32_t valid, int t, const Tile &s, int a) {
+    static_assert(Tile::kStageOut, "only a staged tile stores from shared memory");
+    constexpr int T = Tile::kThreads, kOut = Tile::kOut;
+    CVK_NN_UNROLL
+    for (int r = 0; r < kOut; ++r) {
+        const int k = t + T * r, j = k / kOut;
+        if (j < valid) nearestStore16<Tile::kStreaming>(s.out[a][j] + 16 * (k - j * kOut), s.staged[k]);
+    }
 }
 
 #undef CVK_NN_HD

@@ -2,18 +2,21 @@
 // 32x1080x1920 NHWC: 3 channels -> 720x1280 (the benchmark's row, both interpolations) and -> 540x960 (2:1), 1 and 4
 // channels -> 720x1280. GPU time per batch (probe_timing.cuh: CUDA events, median of 9 batches of 5 calls after a
 // warm-up), 4 source and destination buffer sets rotated so that L2 (60 MiB) holds no call's source.
-//   main        the path main took before the periodic NEAREST path (the band path where resizeBandPreferred and
-//               planResizeBand, else the row paths): launchResizeBand / launchResizeRows, as launchResize called them
+//   band        the path main took before the periodic NEAREST path (the band path where resizeBandPreferred and
+//               planResizeBand, else the row paths): launchResizeBand / launchResizeRows, as launchResize called them;
+//               every other row's output is compared with its output
 //   library     launchResize as built now (planResizeNearest's default, kNearestVariant, when it takes the shape)
-//   pxP         launchResizeNearest with planResizeNearest(variant of P destination pixels per thread)
+//   vK          launchResizeNearest with planResizeNearest(variant K) (resize_nearest.cuh, kNearestVariants: pixels
+//               per thread, threads per block, per-thread or tiled, staged stores, streaming hints); v0 is main's
 //   copy        a D2D cudaMemcpyAsync of (source + output bytes) / 2: reading once and writing once at copy speed
 //               (the periodic path reads only the source rows the destination uses: 2 of 3 for 1.5x down)
 // mismatches: output bytes (source set 0, every output poisoned with a different byte first) where a variant differs
-// from main's; for main itself, the bytes of image 0 (every 7th row) where it differs from samplePixel on the host.
+// from the band path's; for the band path itself, the bytes of image 0 (every 7th row) where it differs from samplePixel on the host.
 // Exits 1 on any mismatch.
 #include "probe_timing.cuh"
 #include "resize.hpp"
 #include "resize_filters.cuh"
+#include "resize_nearest.cuh"
 
 #include <cuda_runtime.h>
 
@@ -99,7 +102,7 @@ int main() {
         const size_t copyBytes = (srcBytes + dstBytes) / 2;
         const float tCopy = timeIt([&](int i) { CK(cudaMemcpyAsync(copyDst[i % kSets], src[i % kSets], copyBytes, cudaMemcpyDeviceToDevice, st)); }, st);
 
-        // main's output of set 0 is the reference every variant is compared with
+        // the band path's output of set 0 is the reference every variant is compared with
         std::vector<uint8_t> want(dstBytes), got(dstBytes), src0(size_t(H * W * c.c));
         CK(cudaMemsetAsync(ref, 0x11, dstBytes, st));
         CK(launchMain(p(0, ref), st));
@@ -109,7 +112,7 @@ int main() {
         const int64_t mainBad = samplerMismatches(p(0, ref), src0, want);
         totalBad += mainBad;
         const float tMain = timeIt([&](int i) { CK(launchMain(p(i % kSets, dst[i % kSets]), st)); }, st);
-        std::printf("%-20s %-10s %9.1f %8.2f %11lld  (against samplePixel, image 0)\n", c.name, "main", tMain, tMain / tCopy, (long long)mainBad);
+        std::printf("%-20s %-10s %9.1f %8.2f %11lld  (against samplePixel, image 0)\n", c.name, "band", tMain, tMain / tCopy, (long long)mainBad);
 
         auto check = [&](const std::function<cudaError_t(const ResizeParams &)> &launch) {
             CK(cudaMemsetAsync(dst[0], 0x22, dstBytes, st));
@@ -129,14 +132,16 @@ int main() {
         ResizeNearestShape s{};
         row("library", [&](const ResizeParams &q) { return launchResize(q, st); },
             planResizeNearest(p(0, dst[0]), s) ? "launchResize: the periodic NEAREST path" : "launchResize: not the periodic NEAREST path");
-        for (int32_t v = 0; v < 2; ++v) {
-            if (!planResizeNearest(p(0, dst[0]), s, v)) {
+        for (int32_t v = 0; v < kNearestVariantCount; ++v) {
+            if (!planResizeNearest(p(0, dst[0]), s, v) || s.variant != v) {
                 std::printf("%-20s v%-9d not taken by planResizeNearest\n", c.name, v);
                 continue;
             }
-            char name[16], geometry[64];
-            std::snprintf(name, sizeof(name), "px%d", s.pixels);
-            std::snprintf(geometry, sizeof(geometry), "%d groups a row, %d threads", s.groups, s.items);
+            const NearestVariant &k = kNearestVariants[v];
+            char name[16], geometry[128];
+            std::snprintf(name, sizeof(name), "v%d", v);
+            std::snprintf(geometry, sizeof(geometry), "%s%s%s, %d px a thread, %d a block, %d groups a row, %d threads", k.tiled ? "tiled" : "per thread",
+                          k.stageOut ? " staged stores" : "", k.streaming ? " streaming" : "", s.pixels, s.threads, s.groups, s.items);
             row(name, [&](const ResizeParams &q) { return launchResizeNearest(q, s, st); }, geometry);
         }
         std::printf("%-20s %-10s %9.1f %8.2f %11s  %zu bytes\n", c.name, "copy", tCopy, 1.0, "-", copyBytes);
