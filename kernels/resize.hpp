@@ -173,14 +173,19 @@ cudaError_t residentResizeBlocks(const void *k, int threads, int smem, int &resi
 struct ResizeCubicShape {
     int32_t variant;   // the kernel: 0 = 2 destination pixels per thread, at most 320 threads per block, 4 items
                        // in flight; 1 = 4 pixels, 256 threads, 4 items; 2 = 4 pixels, 320 threads, 4 items;
-                       // 3 = 4 pixels, 256 threads, 8 items (resize_cubic.cu)
+                       // 3 = 4 pixels, 256 threads, 8 items; 4 to 9 the aligned variants (16-byte aligned source
+                       // rows of whole 16-byte chunks; planResizeCubic gives other sources variant 2): 4 = 2 pixels,
+                       // 320 threads, 4 items; 5 = the same, 6 items; 6 = 4 pixels, 160 threads; 7 = 4 pixels, 256
+                       // threads; 8 = 1 pixel, 512 threads; 9 = 2 pixels, 256 threads; 10 = 3 pixels, 224 threads;
+                       // 11 = 4 pixels, 160 threads, 6 items (resize_cubic.cu)
     int32_t ahead;     // the variant's source rows whose copies are in flight
     int32_t stripW;
     int32_t strips;
     int32_t slotPitch; // bytes per staged source row (cubicSlotPitch of the widest strip)
     int32_t threads;   // per block
     int32_t smemBytes; // dynamic shared memory per block
-    int64_t bandRows;  // destination rows per band; set by launchResizeCubic (the device's resident blocks)
+    int64_t bandRows;  // destination rows per band; 0 (planResizeCubic's): launchResizeCubic sets it from the device's
+                       // resident blocks (one band each); > 0: kept (at most kCubicMaxBandRows), blocks walk several
     int64_t bands;
 };
 
@@ -200,7 +205,8 @@ bool planResizeCubic(const ResizeParams &p, ResizeCubicShape &shape, int32_t var
                      int32_t maxStripW = kResizeCubicMaxStripW);
 // Whether launchResize prefers the separable CUBIC path over the row paths for a shape planResizeCubic takes: 3 and 4
 // channels. One channel stays on the row paths, which the same probe measured faster there (32x1080x1920x1 ->
-// 720x1280: 150.6 µs against 183.2 for the best separable variant).
+// 720x1280: 150.6 µs against 183.2 for the best separable variant) unless kResizeCubicOneChannel.
+constexpr bool kResizeCubicOneChannel = false;
 bool resizeCubicPreferred(const ResizeParams &p);
 // The bands for `blocks` blocks per strip over `rows` destination rows (rows >= 1, blocks >= 1).
 void setResizeCubicBands(ResizeCubicShape &shape, int64_t rows, int64_t blocks);
