@@ -199,6 +199,9 @@ struct ResizeCubicShape {
 // The choice, from bench/probes/resize_cubic_variants.cu on an H200 (GPU µs per call, 32x1080x1920x3 unless named;
 // the row paths' figure first): -> 720x1280 317.1 -> 257.7 (the other variants and strip widths 263-605);
 // 2x down 215.9 -> 195.6; 2x up from 540x960 393.5 -> 362.4; 16 x 4 channels -> 720x1280 237.4 -> 149.4.
+// The aligned variants 4-11 (resize_cubic.cu: a few instructions per staged chunk instead of about a hundred per
+// row, two dp2a per tap sum instead of three instructions, 3-4 resident blocks per SM without spills) are timed by
+// the same probe beside variant 2 in strips of 640; they give the same bytes (the CPU tests and the probe check it).
 constexpr int32_t kResizeCubicVariant = 2;     // 4 pixels per thread, at most 320 threads a block
 constexpr int32_t kResizeCubicMaxStripW = 640; // strips of at most 640 destination columns
 bool planResizeCubic(const ResizeParams &p, ResizeCubicShape &shape, int32_t variant = kResizeCubicVariant,

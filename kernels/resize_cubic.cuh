@@ -19,6 +19,10 @@
 // Lanes of a warp take consecutive destination pixels (pixel j of a thread is 32 j + lane of its warp's 32 P), so a
 // warp's loads of one tap word lie 4.5 bytes apart at 1.5x (about two shared-memory wavefronts), its stores are adjacent.
 //
+// The aligned variants (resize_cubic.cu) take sources whose rows are 16-byte aligned and whole 16-byte chunks long:
+// they stage whole chunks at offsets fixed per strip (cubicIssueAligned), find byte b0 at the same slot offset in
+// every row (no shift word), and sum the taps with dp2a on 16-bit weight pairs (dot2x2).
+//
 // Each phase is a __host__ __device__ function over a thread index, so the CPU tests run whole blocks against
 // samplePixel (the copies done at once, every item filtered only after the next items' copies are issued).
 #pragma once
