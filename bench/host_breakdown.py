@@ -119,6 +119,10 @@ def flip_rows(torch, stream, sync_all):
         lib.cvTensorCreateOnStream(cv_stream, like[0], like[1], like[2], like[3], out)
         lib.cvTensorRelease(out[0])
 
+    def c_create_like_release():  # what flip() calls (cvcuda._op.new_like)
+        lib.cvTensorCreateLike(cv_stream, src._cv, out)
+        lib.cvTensorRelease(out[0])
+
     big = ffi.new("int64_t[]", [32 << 20])  # past the size a stream keeps (core/stream.hpp): the pool's malloc + free
 
     def c_create_release_pool():
@@ -127,7 +131,8 @@ def flip_rows(torch, stream, sync_all):
 
     rows = [
         ("cvcuda.flip(src, 1, stream=s) (allocating)", us_per_call(lambda: cvcuda.flip(src, 1, stream=stream), stream.sync)),
-        ("  C: cvTensorCreateOnStream + cvTensorRelease (the block the stream kept)", us_per_call(c_create_release, stream.sync)),
+        ("  C: cvTensorCreateLike + cvTensorRelease (the block the stream kept)", us_per_call(c_create_like_release, stream.sync)),
+        ("  C: cvTensorCreateOnStream + cvTensorRelease (the same)", us_per_call(c_create_release, stream.sync)),
         ("  C: the same for 32 MiB, never kept (the pool's cudaMallocFromPoolAsync + cudaFreeAsync)",
          us_per_call(c_create_release_pool, stream.sync)),
         ("  C: cvFlip", us_per_call(lambda: lib.cvFlip(cv_stream, src._cv, dst._cv, 1), stream.sync)),

@@ -59,6 +59,24 @@ int main() {
     cudaMemPool_t pool;
     cudaDeviceGetDefaultMemPool(&pool, 0);
     Big big{};
+    cvTensorInfo info{};
+    info.structSize = sizeof(info);
+    CHECK_OK(cvTensorGetInfo(src, &info));
+    void *raw = reinterpret_cast<void *>(info.data);
+    // A wrapper of src's memory as a binding makes one from a CAI dict, used as flip's source or not.
+    auto wrapRelease = [&](cvCaiStreamKind kind, bool use) {
+        cvArrayInterface cai = CV_ARRAY_INTERFACE_INIT;
+        cai.version = kind == CV_CAI_STREAM_ABSENT ? 2 : 3;
+        cai.data = info.data;
+        cai.ndim = 4;
+        for (int i = 0; i < 4; ++i) cai.shape[i] = shape[i];
+        cai.streamKind = kind;
+        std::snprintf(cai.typestr, sizeof(cai.typestr), "|u1");
+        cvTensor w = nullptr;
+        cvTensorWrap(&cai, "NHWC", &w);
+        if (use) cvFlip(s, w, dst, 1);
+        cvTensorRelease(w);
+    };
 
     struct Row { const char *name; std::function<void()> call; };
     const Row rows[] = {
@@ -73,6 +91,25 @@ int main() {
              cudaFreeAsync(p, stream);
          }},
         {"raw: cudaGetDevice", [&] { int d; cudaGetDevice(&d); }},
+        {"raw: cudaStreamIsCapturing", [&] {
+             cudaStreamCaptureStatus c;
+             cudaStreamIsCapturing(stream, &c);
+         }},
+        {"raw: cudaPointerGetAttributes", [&] {
+             cudaPointerAttributes a;
+             cudaPointerGetAttributes(&a, raw);
+         }},
+        {"raw: cudaDeviceSynchronize, GPU idle", [&] { cudaDeviceSynchronize(); }},
+        {"cvStreamCreate + cvStreamRelease (pooled, known idle)", [&] {
+             cvStream t = nullptr;
+             cvStreamCreate(&t);
+             cvStreamRelease(t);
+         }},
+        {"cvTensorWrap (CAI, producer ready) + cvTensorRelease", [&] { wrapRelease(CV_CAI_STREAM_NONE, false); }},
+        {"cvTensorWrap (CAI, producer ready) + cvFlip + cvTensorRelease", [&] { wrapRelease(CV_CAI_STREAM_NONE, true); }},
+        {"cvTensorWrap (CAI v2, producer unknown) + cvFlip (defensive sync) + cvTensorRelease", [&] {
+             wrapRelease(CV_CAI_STREAM_ABSENT, true);
+         }},
         {"cvFlip (src, dst exist), 1x224x224x3 u8", [&] { cvFlip(s, src, dst, 1); }},
         {"cvTensorCreateOnStream + cvTensorRelease", [&] {
              cvTensor t = nullptr;

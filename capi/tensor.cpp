@@ -37,6 +37,15 @@ cvStatus cvTensorCreateOnStream(cvStream stream, int32_t ndim, const int64_t *sh
     });
 }
 
+cvStatus cvTensorCreateLike(cvStream stream, cvTensor like, cvTensor *out) {
+    return capi::guarded(__func__, [&] {
+        Ref<Stream> s(&capi::deref<Stream>(stream, "stream"));
+        const Tensor &model = capi::deref<Tensor>(like, "like");
+        capi::requireOut(out, "out");
+        *out = capi::newHandle<cvTensor>(Tensor::create(contiguousLike(model.desc()), s));
+    });
+}
+
 void cvTensorRetain(cvTensor tensor) {
     capi::retainHandle<Tensor>(tensor);
 }

@@ -40,7 +40,10 @@ Ref<Tensor> Tensor::wrap(const cvArrayInterface *cai, const char *layout) {
 
 Ref<Tensor> Tensor::create(int32_t ndim, const int64_t *shape, int32_t dtype, const char *layout,
                            const Ref<Stream> &stream) {
-    TensorDesc desc = contiguousDesc(ndim, shape, dtype, layout);
+    return create(contiguousDesc(ndim, shape, dtype, layout), stream);
+}
+
+Ref<Tensor> Tensor::create(TensorDesc desc, const Ref<Stream> &stream) {
     const int device = stream ? stream->device() : currentDevice();
     DeviceGuard guard(device);
     const DeviceResources &res = deviceResources(device);

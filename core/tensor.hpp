@@ -24,6 +24,8 @@ public:
     // device) or, when null, on the library's allocation stream of the current device.
     static Ref<Tensor> create(int32_t ndim, const int64_t *shape, int32_t dtype, const char *layout,
                               const Ref<Stream> &stream = nullptr);
+    // The same for a description already validated (contiguousDesc, contiguousLike): cvTensorCreateLike.
+    static Ref<Tensor> create(TensorDesc desc, const Ref<Stream> &stream);
 
     const TensorDesc &desc() const noexcept { return desc_; }
     bool ownsMemory() const noexcept { return owned_; }

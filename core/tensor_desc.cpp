@@ -185,4 +185,16 @@ TensorDesc contiguousDesc(int32_t ndim, const int64_t *shape, int32_t dtype, con
     return d;
 }
 
+TensorDesc contiguousLike(const TensorDesc &like) {
+    TensorDesc d;
+    d.ndim = like.ndim;
+    for (int i = 0; i < like.ndim; ++i) d.shape[i] = like.shape[i];
+    d.dtype = like.dtype;
+    d.itemSize = like.itemSize;
+    d.layout = like.layout;
+    setContiguousStrides(d, "like's shape");
+    computeExtent(d, "like's shape");
+    return d;
+}
+
 } // namespace cv

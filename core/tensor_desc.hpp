@@ -46,4 +46,7 @@ WrapRequest validateArrayInterface(const cvArrayInterface *cai, const char *layo
 // dtype: any int32_t (core/raw_enum.hpp); values not in cvDataType are rejected.
 TensorDesc contiguousDesc(int32_t ndim, const int64_t *shape, int32_t dtype, const char *layout);
 
+// The description of a C-contiguous tensor with the shape, dtype and layout of `like` (validated before); data 0.
+TensorDesc contiguousLike(const TensorDesc &like);
+
 } // namespace cv

@@ -64,6 +64,13 @@ CV_API cvStatus cvTensorCreate(int32_t ndim, const int64_t *shape, cvDataType dt
 CV_API cvStatus cvTensorCreateOnStream(cvStream stream, int32_t ndim, const int64_t *shape, cvDataType dtype,
                                        const char *layout, cvTensor *out);
 
+/** As cvTensorCreateOnStream with the shape, dtype and layout of `like` (any tensor, wrapped or allocated, of any
+ *  strides; its memory is not touched): a new C-contiguous tensor, uninitialised, allocated stream-ordered on
+ *  `stream` (PyTorch's empty_like, made where an operator's output is needed). Never blocks the host.
+ *  Errors: CV_ERROR_INVALID_ARGUMENT for a NULL or invalid `stream` or `like`, or a NULL `out`; then as
+ *  cvTensorCreateOnStream. */
+CV_API cvStatus cvTensorCreateLike(cvStream stream, cvTensor like, cvTensor *out);
+
 /** Adds a reference to the handle. NULL, released and invalid handles are ignored (no error: the function
  *  cannot fail). */
 CV_API void cvTensorRetain(cvTensor tensor);

@@ -198,6 +198,7 @@ SIGNATURES = {
     "cvTensorWrap": (cvStatus, [_P(cvArrayInterface), ctypes.c_char_p, _P(cvTensor)]),
     "cvTensorCreate": (cvStatus, [ctypes.c_int32, _P(ctypes.c_int64), cvDataType, ctypes.c_char_p, _P(cvTensor)]),
     "cvTensorCreateOnStream": (cvStatus, [cvStream, ctypes.c_int32, _P(ctypes.c_int64), cvDataType, ctypes.c_char_p, _P(cvTensor)]),
+    "cvTensorCreateLike": (cvStatus, [cvStream, cvTensor, _P(cvTensor)]),
     "cvTensorRetain": (None, [cvTensor]),
     "cvTensorRelease": (None, [cvTensor]),
     "cvTensorSetCleanup": (cvStatus, [cvTensor, cvCleanupFn, ctypes.c_void_p]),

@@ -76,6 +76,15 @@ TEST_CASE("cvTensorCreateOnStream needs a stream: without one it is an invalid a
     CHECK(t == nullptr);
 }
 
+TEST_CASE("cvTensorCreateLike needs a stream: without one it is an invalid argument, on any machine", "[capi]") {
+    cvArrayInterface cai = makeCai("|u1", {4, 5, 3});
+    TensorRef like, t;
+    REQUIRE(cvTensorWrap(&cai, "HWC", &like.t) == CV_SUCCESS);
+    CHECK(cvTensorCreateLike(nullptr, like.t, &t.t) == CV_ERROR_INVALID_ARGUMENT);
+    CHECK(lastError() == "cvTensorCreateLike: stream is NULL");
+    CHECK(t.t == nullptr);
+}
+
 TEST_CASE("cvStreamWaitStream needs two streams: NULL is an invalid argument, on any machine", "[capi]") {
     CHECK(cvStreamWaitStream(nullptr, nullptr) == CV_ERROR_INVALID_ARGUMENT);
     CHECK(lastError() == "cvStreamWaitStream: stream is NULL");

@@ -12,7 +12,7 @@ stream-ordered on that stream, the producers' owners handed to the library's kee
 
     def customcrop(src, rect, *, stream=None):
         ...checks...
-        dst = new_tensor(stream, shape, src_dtype, layout)   # or new_like(stream, src)
+        dst = new_tensor(stream, shape, src_dtype, layout)   # or: s, dst = new_like(stream, src)
         return customcrop_into(dst, src, rect, stream=stream)
 """
 
@@ -23,12 +23,13 @@ from ._errors import error_from_status
 from ._ffi import ffi
 from ._integers import integer
 from ._library import lib
-from ._stream import stream_argument
-from ._tensor import Tensor, _adopt_owned, _cv_dtype, _hold_owner, _layout_argument
+from ._stream import Stream, stream_argument
+from ._tensor import Tensor, _adopt_owned, _cv_dtype, _hold_owner, _layout_argument, _new_object
 
 __all__ = ["check", "int_arg", "float_arg", "new_like", "new_tensor", "rect_arg", "stream_argument", "tensor_arg"]
 
 _create_on_stream = lib.cvTensorCreateOnStream
+_create_like = lib.cvTensorCreateLike
 _CData = ffi.CData
 
 
@@ -110,13 +111,21 @@ def new_tensor(stream: Any, shape: Sequence[int], dtype: Any, layout: Optional[s
     return _adopt_owned(out[0])
 
 
-def new_like(stream: Any, src: Tensor) -> Tensor:
-    """A new tensor with the shape, dtype and layout of `src`, allocated stream-ordered on `stream` (as new_tensor)."""
-    like = src._like or src._make_like()
+def new_like(stream: Any, src: Tensor):
+    """(the cvStream of `stream`, a new C-contiguous tensor with the shape, dtype and layout of `src` allocated
+    stream-ordered on it, cvTensorCreateLike): an allocating operator's stream_argument and output in one Python call
+    (its host time is measured in microseconds, bench/host_breakdown.py); `stream` as for stream_argument, or the
+    cvStream it gave."""
+    if not isinstance(stream, _CData):
+        stream = stream._cv if stream.__class__ is Stream else stream_argument(stream)
     out = _out.tensor
-    # _resolved and check written out: this runs once per allocating operator call.
-    status = _create_on_stream(stream if isinstance(stream, _CData) else stream_argument(stream), like[0], like[1],
-                               like[2], like[3], out)
+    status = _create_like(stream, src._cv, out)
     if status:
         raise error_from_status(lib, status)
-    return _adopt_owned(out[0], like)  # the same shape, dtype and layout: an operator on it needs no cvTensorGetInfo
+    # _adopt_owned written out; src's Tensor._make_like tuple, when known, is the output's too (no cvTensorGetInfo).
+    dst = _new_object(Tensor)
+    dst._cv = out[0]  # released by Tensor.__del__
+    dst._info = None
+    dst._like = src._like
+    dst._owner = None
+    return stream, dst

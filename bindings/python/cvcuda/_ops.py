@@ -2,6 +2,7 @@
 
 from typing import Any, Optional
 
+from ._errors import error_from_status
 from ._library import lib
 from ._op import check, int_arg, new_like, stream_argument, tensor_arg
 from ._tensor import Tensor
@@ -34,9 +35,10 @@ def flip(src: Tensor, flipCode: int, *, stream: Optional[Any] = None) -> Tensor:
     """
     src_cv = tensor_arg("cvcuda.flip", "src", src)
     code = int_arg("cvcuda.flip", "flipCode", flipCode)
-    cv_stream = stream_argument(stream)
-    dst = new_like(cv_stream, src)
-    check(_flip(cv_stream, src_cv, dst._cv, code))  # flip_into's call, its arguments already checked
+    cv_stream, dst = new_like(stream, src)
+    status = _flip(cv_stream, src_cv, dst._cv, code)  # flip_into's call, its arguments already checked
+    if status:
+        raise error_from_status(lib, status)
     return dst
 
 

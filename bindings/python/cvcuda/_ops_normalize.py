@@ -88,7 +88,6 @@ def normalize(
     src_cv = tensor_arg(function, "src", src)
     keep: list = []
     p = _params(function, base, scale, flags, globalscale, globalshift, epsilon, keep)
-    s = stream_argument(stream)
-    dst = new_like(s, src)
+    s, dst = new_like(stream, src)
     check(_normalize(s, src_cv, dst._cv, p))
     return dst

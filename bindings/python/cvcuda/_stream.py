@@ -81,7 +81,8 @@ class Stream(metaclass=_StreamMeta):
     """
 
     # _release: the handle __del__ releases (Stream() only, whose _cv is the plain handle); None where _cv is an
-    # ffi.gc handle that releases itself (adopted and default streams, made off the hot path).
+    # ffi.gc handle that releases itself (adopted and default streams, made off the hot path). _handle, _owner and
+    # _device stay unset until known (read with getattr): Stream() stores only what it has.
     __slots__ = ("_cv", "_release", "_handle", "_owner", "_device", "__weakref__")
 
     def __init__(self, device: Any = None) -> None:
@@ -97,9 +98,8 @@ class Stream(metaclass=_StreamMeta):
             raise error_from_status(lib, status)
         # Released by __del__ rather than ffi.gc: a second cdata object per stream cost about a fifth of Stream().
         self._cv = self._release = stream[0]
-        self._handle = None
-        self._owner = None
-        self._device = index
+        if index is not None:
+            self._device = index
 
     def __del__(self, _stream_release=_stream_release) -> None:  # bound at definition: module globals go at exit
         try:
@@ -113,19 +113,20 @@ class Stream(metaclass=_StreamMeta):
     def device(self) -> int:
         """The CUDA device index the stream belongs to (where its work runs): the one it was created on, or for an
         adopted stream the one CUDA reports for it (its current device for the legacy default stream)."""
-        if self._device is None:
+        device = getattr(self, "_device", None)
+        if device is None:
             out = ffi.new("int32_t *")
             status = lib.cvStreamGetDevice(self._cv, out)
             if status:
                 raise error_from_status(lib, status)
-            self._device = out[0]
-        return self._device
+            device = self._device = out[0]
+        return device
 
     @property
     def handle(self) -> int:
         """The ``cudaStream_t`` as an int (0 for the legacy default stream), e.g. for
         ``torch.cuda.ExternalStream(stream.handle)`` or ``cupy.cuda.ExternalStream``."""
-        handle = self._handle
+        handle = getattr(self, "_handle", None)
         if handle is None:
             handle = self._handle = _cuda_handle(self._cv)
         return handle
@@ -183,7 +184,7 @@ class Stream(metaclass=_StreamMeta):
                 break
 
     def __repr__(self) -> str:
-        kind = "adopted" if self._owner is not None or self.handle == 0 else "owned"
+        kind = "adopted" if getattr(self, "_owner", None) is not None or self.handle == 0 else "owned"
         return f"<cvcuda.Stream handle=0x{self.handle:x} device={self.device} ({kind})>"
 
 
