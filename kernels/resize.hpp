@@ -174,14 +174,19 @@ cudaError_t residentResizeBlocks(const void *k, int threads, int smem, int &resi
 struct ResizeCubicShape {
     int32_t variant;   // the kernel: 0 = 2 destination pixels per thread, at most 320 threads per block, 4 items
                        // in flight; 1 = 4 pixels, 256 threads, 4 items; 2 = 4 pixels, 320 threads, 4 items;
-                       // 3 = 4 pixels, 256 threads, 8 items (resize_cubic.cu)
+                       // 3 = 4 pixels, 256 threads, 8 items; 4 to 9 the aligned variants (16-byte aligned source
+                       // rows of whole 16-byte chunks; planResizeCubic gives other sources variant 2): 4 = 2 pixels,
+                       // 320 threads, 4 items; 5 = the same, 6 items; 6 = 4 pixels, 160 threads; 7 = 4 pixels, 256
+                       // threads; 8 = 1 pixel, 512 threads; 9 = 2 pixels, 256 threads; 10 = 3 pixels, 224 threads;
+                       // 11 = 4 pixels, 160 threads, 6 items (resize_cubic.cu)
     int32_t ahead;     // the variant's source rows whose copies are in flight
     int32_t stripW;
     int32_t strips;
     int32_t slotPitch; // bytes per staged source row (cubicSlotPitch of the widest strip)
     int32_t threads;   // per block
     int32_t smemBytes; // dynamic shared memory per block
-    int64_t bandRows;  // destination rows per band; set by launchResizeCubic (the device's resident blocks)
+    int64_t bandRows;  // destination rows per band; 0 (planResizeCubic's): launchResizeCubic sets it from the device's
+                       // resident blocks (one band each); > 0: kept (at most kCubicMaxBandRows), blocks walk several
     int64_t bands;
 };
 
@@ -195,13 +200,17 @@ struct ResizeCubicShape {
 // The choice, from bench/probes/resize_cubic_variants.cu on an H200 (GPU µs per call, 32x1080x1920x3 unless named;
 // the row paths' figure first): -> 720x1280 317.1 -> 257.7 (the other variants and strip widths 263-605);
 // 2x down 215.9 -> 195.6; 2x up from 540x960 393.5 -> 362.4; 16 x 4 channels -> 720x1280 237.4 -> 149.4.
+// The aligned variants 4-11 (resize_cubic.cu: a few instructions per staged chunk instead of about a hundred per
+// row, two dp2a per tap sum instead of three instructions, 3-4 resident blocks per SM without spills) are timed by
+// the same probe beside variant 2 in strips of 640; they give the same bytes (the CPU tests and the probe check it).
 constexpr int32_t kResizeCubicVariant = 2;     // 4 pixels per thread, at most 320 threads a block
 constexpr int32_t kResizeCubicMaxStripW = 640; // strips of at most 640 destination columns
 bool planResizeCubic(const ResizeParams &p, ResizeCubicShape &shape, int32_t variant = kResizeCubicVariant,
                      int32_t maxStripW = kResizeCubicMaxStripW);
 // Whether launchResize prefers the separable CUBIC path over the row paths for a shape planResizeCubic takes: 3 and 4
 // channels. One channel stays on the row paths, which the same probe measured faster there (32x1080x1920x1 ->
-// 720x1280: 150.6 µs against 183.2 for the best separable variant).
+// 720x1280: 150.6 µs against 183.2 for the best separable variant) unless kResizeCubicOneChannel.
+constexpr bool kResizeCubicOneChannel = false;
 bool resizeCubicPreferred(const ResizeParams &p);
 // The bands for `blocks` blocks per strip over `rows` destination rows (rows >= 1, blocks >= 1).
 void setResizeCubicBands(ResizeCubicShape &shape, int64_t rows, int64_t blocks);

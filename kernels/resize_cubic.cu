@@ -18,18 +18,32 @@ using namespace resize;
 // 320). 4 pixels keep 4 x 4 x C horizontal sums in registers, 2 pixels half as many. 4 items in flight are 23 KiB
 // per SM for the benchmark's strips of 640 columns at 2 blocks per SM; 8 twice that, for a loaded DRAM latency
 // above a microsecond.
+//
+// The aligned variants (4 on) stage whole 16-byte chunks at offsets fixed per strip (cubicIssueAligned: a few
+// instructions per chunk where cubicIssue spends about a hundred on a row's addressing, partial chunks and shift
+// word), sum the taps with two dp2a (dot2x2) instead of two dp4a and a multiply-add, and are built for more
+// resident threads (`blocks` per SM: 3 x 320 threads at 2 pixels keep 64 registers, no spills) so that the
+// barrier of one block is hidden by the others. They take sources of 16-byte aligned rows of whole chunks
+// (cubicAligned); planResizeCubic gives other shapes kCubicGeneralVariant.
 struct CubicVariant {
-    int pixels, threads, ahead;
+    int pixels, threads, ahead, blocks;
+    bool aligned;
 };
-constexpr CubicVariant kCubicVariants[] = {{2, 320, 4}, {4, 256, 4}, {4, 320, 4}, {4, 256, 8}};
-constexpr int kCubicVariantCount = 4;
-constexpr int kCubicBlocksPerSM = 2;
+constexpr CubicVariant kCubicVariants[] = {
+    {2, 320, 4, 2, false}, {4, 256, 4, 2, false}, {4, 320, 4, 2, false}, {4, 256, 8, 2, false},
+    {2, 320, 4, 3, true},  {2, 320, 6, 3, true},  {4, 160, 4, 4, true},  {4, 256, 4, 2, true},
+    {1, 512, 4, 2, true},  {2, 256, 4, 4, true},  {3, 224, 4, 3, true},  {4, 160, 6, 4, true},
+};
+constexpr int kCubicVariantCount = 12;
+constexpr int kCubicGeneralVariant = 2;
 
 // Grid (strips, band blocks): a block computes its columns' taps once, then per band builds the rows' table and
 // walks the band's items, the copies of the next `ahead` items in flight (one cp.async group per item). One
 // barrier per item: its copies by every thread are complete before any thread reads them (the ring's
 // cubicSlots(ahead) slots make one enough); the first one also publishes the table.
-template <int CT, int V> __global__ void __launch_bounds__(kCubicVariants[V].threads, kCubicBlocksPerSM) cubicKernel(ResizeParams p, Mapping m, CubicShape s) {
+template <int CT, int V>
+__global__ void __launch_bounds__(kCubicVariants[V].threads, kCubicVariants[V].blocks) cubicKernel(ResizeParams p, Mapping m, CubicShape s) {
+    constexpr bool kAligned = kCubicVariants[V].aligned;
     extern __shared__ int4 smem[];
     auto *slots = reinterpret_cast<uint8_t *>(smem);
     constexpr int D = kCubicVariants[V].ahead, kSlots = cubicSlots(D);
@@ -40,8 +54,16 @@ template <int CT, int V> __global__ void __launch_bounds__(kCubicVariants[V].thr
     cubicStripOf(s, m.x.dst, static_cast<int32_t>(blockIdx.x), x0, w);
     const CubicStrip st = cubicStrip(m, CT, x0, w);
     const int copiers = cubicCopyThreads(st, nthreads);
-    CubicThread<CT, kCubicVariants[V].pixels> th;
-    th.init(m, st, static_cast<int32_t>((reinterpret_cast<uintptr_t>(p.src.data) + uintptr_t(st.b0)) & 3u), tid);
+    CubicThread<CT, kCubicVariants[V].pixels, kAligned> th;
+    th.init(m, st, static_cast<int32_t>((reinterpret_cast<uintptr_t>(p.src.data) + uintptr_t(st.b0)) & (kAligned ? 15u : 3u)), tid);
+    auto issue = [&](CubicWalk &walk, const CubicBand &b, uint8_t *slot) {
+        if constexpr (kAligned) cubicIssueAligned(p, m, st, b, CT, walk, slot, tid, copiers);
+        else cubicIssue(p, m, st, b, CT, walk, slot, tid, copiers);
+    };
+    auto words = [&](const uint8_t *slot) {
+        if constexpr (kAligned) return reinterpret_cast<const uint32_t *>(slot);
+        else return cubicWords(slot);
+    };
     const int64_t rows = p.dst.shape[kN] * m.y.dst;
     for (int64_t band = blockIdx.y; band < s.bands; band += gridDim.y) {
         const int64_t d0 = band * s.bandRows, d1 = d0 + s.bandRows < rows ? d0 + s.bandRows : rows;
@@ -52,7 +74,7 @@ template <int CT, int V> __global__ void __launch_bounds__(kCubicVariants[V].thr
         CubicWalk walk = cubicWalk(b);
 #pragma unroll
         for (int j = 0; j < D; ++j) {
-            if (j < items) cubicIssue(p, m, st, b, CT, walk, slots + j * s.slotPitch, tid, copiers);
+            if (j < items) issue(walk, b, slots + j * s.slotPitch);
             bandCommit();
         }
         int32_t e = 0, dy = b.dy0, slot = 0;
@@ -62,12 +84,12 @@ template <int CT, int V> __global__ void __launch_bounds__(kCubicVariants[V].thr
             if (i >= items) return false;
             if (i + D < items) {
                 const int32_t next = slot + D < kSlots ? slot + D : slot + D - kSlots;
-                cubicIssue(p, m, st, b, CT, walk, slots + next * s.slotPitch, tid, copiers);
+                issue(walk, b, slots + next * s.slotPitch);
             }
             bandCommit();
             bandWait<D>(); // this thread's copies of item i
             __syncthreads();
-            th.template horizontal<S>(cubicWords(slots + slot * s.slotPitch));
+            th.template horizontal<S>(words(slots + slot * s.slotPitch));
             while (e < bandRows && emitAt[e] == i) {
                 th.template emit<S>(table[e], reinterpret_cast<uint8_t *>(p.dst.data + n * p.dst.stride[kN] + int64_t(dy) * p.dst.stride[kH]) +
                                                   int64_t(x0) * CT);
@@ -92,7 +114,9 @@ constexpr int kCubicChannels[] = {1, 3, 4};
 
 template <int V> constexpr std::array<Kernel, 3> channelRow() { return {&cubicKernel<1, V>, &cubicKernel<3, V>, &cubicKernel<4, V>}; }
 // kCubicKernels[variant][channel row]: every entry filled.
-const std::array<std::array<Kernel, 3>, kCubicVariantCount> kCubicKernels = {channelRow<0>(), channelRow<1>(), channelRow<2>(), channelRow<3>()};
+const std::array<std::array<Kernel, 3>, kCubicVariantCount> kCubicKernels = {channelRow<0>(), channelRow<1>(), channelRow<2>(), channelRow<3>(),
+                                                                              channelRow<4>(), channelRow<5>(), channelRow<6>(), channelRow<7>(),
+                                                                              channelRow<8>(), channelRow<9>(), channelRow<10>(), channelRow<11>()};
 
 template <size_t N> int rowOf(const int (&values)[N], int64_t v) {
     for (size_t i = 0; i < N; ++i)
@@ -101,6 +125,14 @@ template <size_t N> int rowOf(const int (&values)[N], int64_t v) {
 }
 
 bool aligned4(int64_t v) { return (v & 3) == 0; }
+bool aligned16(int64_t v) { return (v & 15) == 0; }
+
+// Whether the aligned variants take p's source: 16-byte aligned data, row and image strides, and rows of whole
+// 16-byte chunks (so every chunk holding a byte of a row lies inside that row).
+bool cubicAligned(const ResizeParams &p) {
+    return aligned16(static_cast<int64_t>(reinterpret_cast<uintptr_t>(p.src.data))) && aligned16(p.src.stride[kH]) &&
+           (p.src.shape[kN] == 1 || aligned16(p.src.stride[kN])) && aligned16(p.src.shape[kW] * p.src.shape[kC]);
+}
 
 } // namespace
 
@@ -114,6 +146,7 @@ bool planResizeCubic(const ResizeParams &p, ResizeCubicShape &s, int32_t variant
     if (p.src.shape[kW] * C > INT32_MAX / 2 || p.dst.shape[kW] > INT32_MAX / 2) return false; // int32 offsets in a row
     const Mapping m = mappingOf(p.src, p.dst.shape[kH], p.dst.shape[kW], p.interp);
     if (m.x.scale > 4.0 || m.y.scale > 4.0) return false;
+    if (kCubicVariants[variant].aligned && !cubicAligned(p)) variant = kCubicGeneralVariant;
     s.variant = variant;
     s.ahead = kCubicVariants[variant].ahead;
     const int32_t pixels = kCubicVariants[variant].pixels, widest = kCubicVariants[variant].threads * pixels;
@@ -136,7 +169,7 @@ bool planResizeCubic(const ResizeParams &p, ResizeCubicShape &s, int32_t variant
     return true;
 }
 
-bool resizeCubicPreferred(const ResizeParams &p) { return p.src.shape[kC] != 1; }
+bool resizeCubicPreferred(const ResizeParams &p) { return kResizeCubicOneChannel || p.src.shape[kC] != 1; }
 
 void setResizeCubicBands(ResizeCubicShape &s, int64_t rows, int64_t blocks) {
     s.bandRows = std::min<int64_t>(kCubicMaxBandRows, (rows + blocks - 1) / blocks);
@@ -149,8 +182,13 @@ cudaError_t launchResizeCubic(const ResizeParams &p, ResizeCubicShape s, cudaStr
     int resident = 0;
     const cudaError_t err = residentResizeBlocks(reinterpret_cast<const void *>(k), s.threads, s.smemBytes, resident);
     if (err != cudaSuccess) return err;
-    const int64_t perStrip = std::max(1, resident / s.strips);
-    setResizeCubicBands(s, p.dst.shape[kN] * p.dst.shape[kH], perStrip);
+    const int64_t perStrip = std::max(1, resident / s.strips), rows = p.dst.shape[kN] * p.dst.shape[kH];
+    if (s.bandRows > 0) { // the caller's band height (the probe's): blocks walk several bands each
+        s.bandRows = std::min<int64_t>(s.bandRows, kCubicMaxBandRows);
+        s.bands = (rows + s.bandRows - 1) / s.bandRows;
+    } else {
+        setResizeCubicBands(s, rows, perStrip);
+    }
     const int64_t gridY = std::min<int64_t>(std::min<int64_t>(s.bands, perStrip), 65535);
     k<<<dim3(static_cast<unsigned>(s.strips), static_cast<unsigned>(gridY)), static_cast<unsigned>(s.threads), s.smemBytes, stream>>>(p, m, s);
     return cudaGetLastError();

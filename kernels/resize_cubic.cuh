@@ -19,6 +19,10 @@
 // Lanes of a warp take consecutive destination pixels (pixel j of a thread is 32 j + lane of its warp's 32 P), so a
 // warp's loads of one tap word lie 4.5 bytes apart at 1.5x (about two shared-memory wavefronts), its stores are adjacent.
 //
+// The aligned variants (resize_cubic.cu) take sources whose rows are 16-byte aligned and whole 16-byte chunks long:
+// they stage whole chunks at offsets fixed per strip (cubicIssueAligned), find byte b0 at the same slot offset in
+// every row (no shift word), and sum the taps with dp2a on 16-bit weight pairs (dot2x2).
+//
 // Each phase is a __host__ __device__ function over a thread index, so the CPU tests run whole blocks against
 // samplePixel (the copies done at once, every item filtered only after the next items' copies are issued).
 #pragma once
@@ -193,6 +197,26 @@ CVK_CUBIC_HD void cubicIssue(const ResizeParams &p, const Mapping &m, const Cubi
     advance(b, walk);
 }
 
+// Phase 1 for the aligned variants (cubicAligned: 16-byte aligned rows whose length is whole 16-byte chunks, so
+// byte b0 lies at the same place of every slot, kCubicLead + (b0 & 15), and every chunk that holds a byte of the
+// span lies inside the row): the span's chunks by cp.async at offsets fixed for the strip, no partial chunk, no
+// shift word; the border pixels as cubicIssue (they lie outside the chunks: the row starts and ends on one).
+CVK_CUBIC_HD void cubicIssueAligned(const ResizeParams &p, const Mapping &m, const CubicStrip &s, const CubicBand &b, int32_t C, CubicWalk &walk,
+                                    uint8_t *slot, int tid, int nthreads) {
+    if (tid >= nthreads) return advance(b, walk);
+    const int32_t y = clampIndex(walk.v, m.y.src);
+    const auto *row = reinterpret_cast<const uint8_t *>(p.src.data + walk.n * p.src.stride[kN] + int64_t(y) * p.src.stride[kH]);
+    const int32_t chunk0 = s.b0 & ~15, chunks = (s.b1 - chunk0 + 15) >> 4;
+    for (int32_t k = tid; k < chunks; k += nthreads) bandCopy16(slot + kCubicLead + 16 * k, row + chunk0 + 16 * k);
+    uint8_t *at = slot + kCubicLead + (s.b0 & 15) - s.b0; // where byte 0 of the row (virtual pixel 0) lies
+    if (s.t0 < 0)
+        for (int32_t k = tid; k < -s.t0 * C; k += nthreads) at[s.t0 * C + k] = loadByte(row + k % C);
+    const int32_t W = m.x.src;
+    if (s.t1 >= W)
+        for (int32_t k = tid; k < (s.t1 - W + 1) * C; k += nthreads) at[W * C + k] = loadByte(row + (W - 1) * C + k % C);
+    advance(b, walk);
+}
+
 // Phase 2's view of an item's slot: its words from the one holding the row's 4-byte aligned byte 0 - shift % 4 on.
 CVK_CUBIC_HD const uint32_t *cubicWords(const uint8_t *slot) {
     return reinterpret_cast<const uint32_t *>(slot) + (*reinterpret_cast<const int32_t *>(slot) >> 2);
@@ -213,6 +237,23 @@ CVK_CUBIC_HD int32_t dot4(uint32_t bytes, uint32_t weights) {
 #endif
 }
 
+// The same sum with the weights as signed 16-bit pairs (w01: taps 0 and 1, w23: taps 2 and 3): two dp2a instead of
+// two dp4a and a multiply-add, exact as well (|w| <= 2048 fits 16 bits).
+CVK_CUBIC_HD int32_t dot2x2(uint32_t bytes, uint32_t w01, uint32_t w23) {
+#ifdef __CUDA_ARCH__
+    int32_t d;
+    asm("{\n\t.reg .s32 t;\n\tdp2a.lo.s32.u32 t, %1, %3, 0;\n\tdp2a.hi.s32.u32 %0, %2, %3, t;\n\t}" : "=r"(d) : "r"(w01), "r"(w23), "r"(bytes));
+    return d;
+#else
+    int32_t d = 0;
+    for (int k = 0; k < 4; ++k) {
+        const uint32_t pair = k < 2 ? w01 : w23;
+        d += int32_t((bytes >> (8 * k)) & 0xffu) * int32_t(int16_t(uint16_t(pair >> (16 * (k & 1)))));
+    }
+    return d;
+#endif
+}
+
 // fixedToU8 of acc + 2^21 (the bias already added): min(max(acc >> 22, 0), 255).
 CVK_CUBIC_HD uint32_t cubicRound(int32_t biased) {
     const int32_t v = biased >> (2 * kCoefBits);
@@ -224,15 +265,18 @@ CVK_CUBIC_HD uint32_t cubicRound(int32_t biased) {
 }
 
 // A thread's P destination pixels of the strip (pixel j: column 32 P warp + 32 j + lane) and, for the last
-// kCubicWindow items, their horizontal sums. The column constants are computed once per block.
-template <int CT, int P> struct CubicThread {
+// kCubicWindow items, their horizontal sums. The column constants are computed once per block. Pairs: the weights
+// as 16-bit pairs for dot2x2 (the aligned variants), else as bytes for dot4.
+template <int CT, int P, bool Pairs = false> struct CubicThread {
     int32_t col0, w;       // pixel j: strip column col0 + 32 j, stored when below w (else computed as column w - 1)
     int32_t q[P];          // the slot word holding tap 0's channel 0, before the item's shift / 4
     uint32_t sh[P];        // that byte's bit offset in the word
-    uint32_t lo[P], hi[P]; // the fixed-point weights as 256 * hi + lo, tap k in byte k (signed bytes)
+    uint32_t lo[P], hi[P]; // the fixed-point weights as 256 * hi + lo, tap k in byte k (signed bytes); Pairs: taps
+                           // 0 and 1 in lo, 2 and 3 in hi (signed 16-bit halves)
     int32_t h[kCubicWindow][P][CT];
 
-    // r: (source address + s.b0) & 3, the same for every row (4-byte aligned row and image strides).
+    // r: (source address + s.b0) & 3, the same for every row (4-byte aligned row and image strides); for the aligned
+    // variants the whole shift (source address + s.b0) & 15, q then counting from the slot's first word.
     CVK_CUBIC_HD void init(const Mapping &m, const CubicStrip &s, int32_t r, int tid) {
         col0 = (tid >> 5) * 32 * P + (tid & 31);
         w = s.w;
@@ -244,19 +288,27 @@ template <int CT, int P> struct CubicThread {
             q[j] = at >> 2;
             sh[j] = uint32_t(at & 3) * 8u;
             uint32_t l = 0, h8 = 0;
-            CVK_CUBIC_UNROLL
-            for (int k = 0; k < 4; ++k) {
-                const int32_t w = fixedWeight(t.w[k]);
-                const int32_t wl = int32_t(int8_t(uint8_t(w & 0xff))), wh = (w - wl) / 256; // |w| <= 2048 for CUBIC
-                l |= (uint32_t(wl) & 0xffu) << (8 * k);
-                h8 |= (uint32_t(wh) & 0xffu) << (8 * k);
+            if constexpr (Pairs) {
+                l = (uint32_t(fixedWeight(t.w[0])) & 0xffffu) | uint32_t(fixedWeight(t.w[1])) << 16;
+                h8 = (uint32_t(fixedWeight(t.w[2])) & 0xffffu) | uint32_t(fixedWeight(t.w[3])) << 16;
+            } else {
+                CVK_CUBIC_UNROLL
+                for (int k = 0; k < 4; ++k) {
+                    const int32_t w = fixedWeight(t.w[k]);
+                    const int32_t wl = int32_t(int8_t(uint8_t(w & 0xff))), wh = (w - wl) / 256; // |w| <= 2048 for CUBIC
+                    l |= (uint32_t(wl) & 0xffu) << (8 * k);
+                    h8 |= (uint32_t(wh) & 0xffu) << (8 * k);
+                }
             }
             lo[j] = l;
             hi[j] = h8;
         }
     }
 
-    CVK_CUBIC_HD int32_t dot(uint32_t taps, int j) const { return dot4(taps, hi[j]) * 256 + dot4(taps, lo[j]); }
+    CVK_CUBIC_HD int32_t dot(uint32_t taps, int j) const {
+        if constexpr (Pairs) return dot2x2(taps, lo[j], hi[j]);
+        else return dot4(taps, hi[j]) * 256 + dot4(taps, lo[j]);
+    }
 
     // Phase 2 of an item: the horizontal sums of its row into window slot S; `words`: cubicWords of its slot.
     template <int S> CVK_CUBIC_HD void horizontal(const uint32_t *words) {

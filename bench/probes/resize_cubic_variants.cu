@@ -1,7 +1,7 @@
 // Microbenchmark of cvResize's uint8 CUBIC on packed pixels: the path main takes today (the row paths of
 // resize_rows.cu, planResizeRows + launchResizeRows; for shapes they do not take, the per-pixel sampler, as
 // resize.cu's resizeKernel), launchResize as this build dispatches it, and the separable path (resize_cubic.cu) in
-// each kernel variant and strip width; copy: a D2D cudaMemcpyAsync of (source + output bytes) / 2, reading the source
+// its kernel variants (main's variant 2 in strips of 640 among them), strip widths and band heights; copy: a D2D cudaMemcpyAsync of (source + output bytes) / 2, reading the source
 // once and writing the output once. GPU time per call (probe_timing.cuh), 4 source and output buffer sets rotated
 // so that L2 (60 MiB) does not hold the source. Every variant's output is compared byte for byte with the current
 // path's on random data (outputs poisoned differently first); `cpu`: bytes of image 0 (every 7th row) where the
@@ -17,6 +17,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <vector>
 
 using namespace cvk;
@@ -57,6 +58,7 @@ struct Variant {
     const char *name;
     int kind; // 0 current, 1 launchResize, 2 separable
     int variant, maxStripW;
+    int64_t bandRows; // 0: launchResizeCubic's (one band per resident block)
 };
 
 int main() {
@@ -72,12 +74,36 @@ int main() {
         {"odd 2x97x41x3->250x31 3.9x up/1.3x, src +1", 2, 97, 41, 3, 250, 31, 1, 0, 1, false},
         {"4x down 2x400x800x3->100x200", 2, 400, 800, 3, 100, 200, 0, 0, 0, false},
         {"1x1 -> 7x5 3ch pad 1", 2, 1, 1, 3, 7, 5, 1, 0, 0, false},
+        {"aligned rows 3x67x80x3->45x53", 3, 67, 80, 3, 45, 53, 0, 0, 0, false},
+        {"aligned rows 2x33x16x4->70x37 up, dst pad 1", 2, 33, 16, 4, 70, 37, 0, 1, 0, false},
+        {"aligned rows 2x50x48x1->13x40, src pad 16", 2, 50, 48, 1, 13, 40, 16, 0, 0, false},
     };
+    // Variants 4 on are the aligned ones (cubicIssueAligned, dot2x2; "xB": built for B blocks per SM); a shape they
+    // do not take runs variant 2 (the geometry column says which ran).
     const Variant variants[] = {
-        {"current (rows path)", 0, 0, 0},      {"launchResize (this build)", 1, 0, 0}, {"separable P2 T320", 2, 0, 0},
-        {"separable P4 T256", 2, 1, 0},        {"separable P4 T320", 2, 2, 0},         {"separable P4 T320 strips<=640", 2, 2, 640},
-        {"separable P2 T320 strips<=320", 2, 0, 320},
-        {"separable P4 T256 ahead 8", 2, 3, 0},
+        {"current (rows path)", 0, 0, 0, 0},
+        {"launchResize (this build)", 1, 0, 0, 0},
+        {"main: V2 P4 T320 strips<=640", 2, 2, 640, 0},
+        {"V0 P2 T320", 2, 0, 0, 0},
+        {"V3 P4 T256 ahead 8", 2, 3, 0, 0},
+        {"A4 P2 T320 x3 strips<=640", 2, 4, 640, 0},
+        {"A4 P2 T320 x3 strips<=427", 2, 4, 427, 0},
+        {"A4 P2 T320 x3 640 bands 16", 2, 4, 640, 16},
+        {"A4 P2 T320 x3 640 bands 32", 2, 4, 640, 32},
+        {"A4 P2 T320 x3 640 bands 64", 2, 4, 640, 64},
+        {"A5 P2 T320 x3 ahead 6 <=640", 2, 5, 640, 0},
+        {"A6 P4 T160 x4 strips<=640", 2, 6, 640, 0},
+        {"A7 P4 T256 x2 strips<=640", 2, 7, 640, 0},
+        {"A7 P4 T256 x2 strips<=1024", 2, 7, 1024, 0},
+        {"A8 P1 T512 x2 strips<=512", 2, 8, 512, 0},
+        {"A8 P1 T512 x2 512 bands 32", 2, 8, 512, 32},
+        {"A9 P2 T256 x4 strips<=512", 2, 9, 512, 0},
+        {"A9 P2 T256 x4 strips<=320", 2, 9, 320, 0},
+        {"A6 P4 T160 x4 640 bands 32", 2, 6, 640, 32},
+        {"A6 P4 T160 x4 strips<=427", 2, 6, 427, 0},
+        {"A10 P3 T224 x3 strips<=640", 2, 10, 640, 0},
+        {"A10 P3 T224 x3 640 bands 32", 2, 10, 640, 32},
+        {"A11 P4 T160 x4 ahead 6 <=640", 2, 11, 640, 0},
     };
     constexpr int kSets = 4;
     size_t maxSrc = 0, maxDst = 0;
@@ -143,6 +169,7 @@ int main() {
                 std::printf("%-42s %-30s the separable path does not take this shape\n", c.name, v.name);
                 continue;
             }
+            shape.bandRows = v.bandRows;
             auto run = [&](int i) {
                 const ResizeParams &q = ps[i % kSets];
                 if (v.kind == 0) CK(launchCurrent(q, st));
@@ -155,16 +182,16 @@ int main() {
             CK(cudaMemcpy(got.data(), dst[0], dstBytes, cudaMemcpyDeviceToHost));
             int64_t bad = 0;
             for (int64_t n = 0; n < c.n; ++n) // pixels only: the rows' padding bytes keep each run's poison
-                for (int64_t y = 0; y < c.oh; ++y)
-                    for (int64_t b = 0; b < c.ow * c.c; ++b) {
-                        const size_t at = size_t(n * ps[0].dst.stride[kN] + y * ps[0].dst.stride[kH] + b);
-                        bad += got[at] != want[at];
-                    }
+                for (int64_t y = 0; y < c.oh; ++y) {
+                    const size_t row = size_t(n * ps[0].dst.stride[kN] + y * ps[0].dst.stride[kH]);
+                    if (std::memcmp(&got[row], &want[row], size_t(c.ow * c.c)) == 0) continue; // most rows: no byte loop
+                    for (int64_t b = 0; b < c.ow * c.c; ++b) bad += got[row + size_t(b)] != want[row + size_t(b)];
+                }
             failures += bad;
             char geometry[160] = "";
             if (v.kind == 2)
-                std::snprintf(geometry, sizeof geometry, "strips %d of %d px, %d threads, %d B smem, slot %d B, %d ahead", shape.strips,
-                              shape.stripW, shape.threads, shape.smemBytes, shape.slotPitch, shape.ahead);
+                std::snprintf(geometry, sizeof geometry, "variant %d, strips %d of %d px, %d threads, %d B smem, slot %d B, %d ahead",
+                              shape.variant, shape.strips, shape.stripW, shape.threads, shape.smemBytes, shape.slotPitch, shape.ahead);
             if (c.timed) {
                 const float t = timeIt(run, st);
                 std::printf("%-42s %-30s %9.1f %8.2f %10lld %s\n", c.name, v.name, t, t / tCopy, (long long)bad, geometry);

@@ -61,7 +61,14 @@ TEST_CASE("planResizeCubic: the benchmark's rows and what stays on the other pat
         {"CUBIC uint16", u16, 1, false, 0, 0, 0},
         {"LINEAR", params(src, to720, kLinear), 1, false, 0, 0, 0},
         {"torchvision bicubic", torch, 1, false, 0, 0, 0},
-        {"no such variant", params(src, to720, kCubic), 4, false, 0, 0, 0},
+        {"bench, aligned: 2 pixels, 320 threads, 3 blocks per SM", params(src, to720, kCubic), 4, true, 640, 2, 320},
+        {"bench, aligned: 4 pixels, 160 threads", params(src, to720, kCubic), 6, true, 640, 2, 160},
+        {"bench, aligned: 1 pixel, 512 threads", params(src, to720, kCubic), 8, true, 427, 3, 448},
+        {"aligned variant, source 1 byte off: variant 2 instead", params(unaligned, to720, kCubic), 4, true, 1280, 1, 320},
+        {"aligned variant, rows of 100 x 3 bytes: variant 2 instead", params(nhwc(kAligned, 2, 100, 100, 3), nhwc(kAligned, 2, 77, 61, 3), kCubic), 4, true,
+         61, 1, 32},
+        {"bench, aligned: 3 pixels, 224 threads", params(src, to720, kCubic), 10, true, 640, 2, 224},
+        {"no such variant", params(src, to720, kCubic), 12, false, 0, 0, 0},
     };
     for (const PlanRow &r : rows) {
         INFO(r.what);
@@ -69,22 +76,27 @@ TEST_CASE("planResizeCubic: the benchmark's rows and what stays on the other pat
         const bool taken = cvk::planResizeCubic(r.p, s, r.variant, 0); // strips as wide as the ring allows
         REQUIRE(taken == r.taken);
         if (!taken) continue;
-        CHECK(s.variant == r.variant);
+        CHECK(s.variant == (std::strstr(r.what, "variant 2 instead") ? 2 : r.variant));
         CHECK(s.stripW == r.stripW);
         CHECK(s.strips == r.strips);
         CHECK(s.threads == r.threads);
         CHECK(s.smemBytes <= kCubicSmemLimit);
     }
-    // launchResize's choice for the benchmark: the 320-thread variant in strips of at most 640 columns
-    cvk::ResizeCubicShape s{};
+    // launchResize's choice for the benchmark: kResizeCubicVariant in strips of at most kResizeCubicMaxStripW columns
+    // (checked for whichever values those constants hold)
+    cvk::ResizeCubicShape s{}, named{};
     REQUIRE(cvk::planResizeCubic(params(src, to720, kCubic), s));
+    REQUIRE(cvk::planResizeCubic(params(src, to720, kCubic), named, cvk::kResizeCubicVariant, cvk::kResizeCubicMaxStripW));
     CHECK(s.variant == cvk::kResizeCubicVariant);
-    CHECK(s.stripW == 640);
-    CHECK(s.strips == 2);
-    CHECK(s.threads == 160);
+    CHECK(s.stripW == named.stripW);
+    CHECK(s.strips == named.strips);
+    CHECK(s.threads == named.threads);
+    CHECK(s.stripW <= cvk::kResizeCubicMaxStripW);
+    CHECK(s.strips * s.stripW >= 1280);
     CHECK(cvk::resizeCubicPreferred(params(src, to720, kCubic)));
     CHECK(cvk::resizeCubicPreferred(params(nhwc(kAligned, 2, 1080, 1920, 4), nhwc(kAligned, 2, 720, 1280, 4), kCubic)));
-    CHECK_FALSE(cvk::resizeCubicPreferred(params(nhwc(kAligned, 32, 1080, 1920, 1), nhwc(kAligned, 32, 720, 1280, 1), kCubic)));
+    CHECK(cvk::resizeCubicPreferred(params(nhwc(kAligned, 32, 1080, 1920, 1), nhwc(kAligned, 32, 720, 1280, 1), kCubic)) ==
+          cvk::kResizeCubicOneChannel);
 }
 
 TEST_CASE("setResizeCubicBands: one band per block, at most kCubicMaxBandRows rows", "[resize][cubic][cpu]") {
@@ -113,19 +125,24 @@ struct BlockRow {
     int64_t srcShift, dstShift; // bytes each starts past a 16-byte aligned address
     int64_t blocks;             // blocks per strip the bands are cut for
     int32_t maxStripW;
+    bool alignedSource; // 16-byte aligned rows of whole 16-byte chunks (the aligned variants' sources)
 };
 
-template <int CT, int P, int S> void filter(std::vector<CubicThread<CT, P>> &threads, const uint8_t *slot) {
-    for (auto &t : threads) t.template horizontal<S>(cubicWords(slot));
+// The kernel variants' pixels per thread and staging (resize_cubic.cu's kCubicVariants): 4 on are the aligned ones.
+constexpr int kVariantPixels[] = {2, 4, 4, 4, 2, 2, 4, 4, 1, 2, 3, 4};
+constexpr bool variantAligned(int32_t v) { return v >= 4; }
+
+template <int CT, int P, bool A, int S> void filter(std::vector<CubicThread<CT, P, A>> &threads, const uint8_t *slot) {
+    for (auto &t : threads) t.template horizontal<S>(A ? reinterpret_cast<const uint32_t *>(slot) : cubicWords(slot));
 }
-template <int CT, int P, int S> void emitRow(const std::vector<CubicThread<CT, P>> &threads, const CubicRowEntry &e, uint8_t *out) {
+template <int CT, int P, bool A, int S> void emitRow(const std::vector<CubicThread<CT, P, A>> &threads, const CubicRowEntry &e, uint8_t *out) {
     for (const auto &t : threads) t.template emit<S>(e, out);
 }
 
 // Every block of the kernel (cubicKernel in resize_cubic.cu): per strip the threads' column constants, then per band
 // the table and its items, each filtered (and its rows emitted) after the copies of the next ahead + 1 items
 // are issued (the kernel's worst case).
-template <int CT, int P> void runCubic(const cvk::ResizeParams &p, const Mapping &m, const cvk::ResizeCubicShape &s) {
+template <int CT, int P, bool A> void runCubic(const cvk::ResizeParams &p, const Mapping &m, const cvk::ResizeCubicShape &s) {
     std::vector<int4> smem(size_t(s.smemBytes) / 16 + 1, int4{0, 0, 0, 0});
     auto *slots = reinterpret_cast<uint8_t *>(smem.data());
     const int D = s.ahead, kSlots = cubicSlots(D);
@@ -143,9 +160,9 @@ template <int CT, int P> void runCubic(const cvk::ResizeParams &p, const Mapping
         const int copiers = cubicCopyThreads(st, nthreads);
         REQUIRE(copiers % 32 == 0);
         REQUIRE(copiers <= nthreads);
-        std::vector<CubicThread<CT, P>> threads(static_cast<size_t>(nthreads));
+        std::vector<CubicThread<CT, P, A>> threads(static_cast<size_t>(nthreads));
         for (int tid = 0; tid < nthreads; ++tid)
-            threads[size_t(tid)].init(m, st, int32_t((reinterpret_cast<uintptr_t>(p.src.data) + uintptr_t(st.b0)) & 3u), tid);
+            threads[size_t(tid)].init(m, st, int32_t((reinterpret_cast<uintptr_t>(p.src.data) + uintptr_t(st.b0)) & (A ? 15u : 3u)), tid);
         for (int64_t band = 0; band < s.bands; ++band) {
             const int64_t d0 = band * s.bandRows, d1 = std::min(rows, d0 + s.bandRows);
             const CubicBand b = cubicBand(m, d0, d1);
@@ -157,7 +174,8 @@ template <int CT, int P> void runCubic(const cvk::ResizeParams &p, const Mapping
                 const CubicWalk before = walk;
                 for (int tid = 0; tid < nthreads; ++tid) {
                     walk = before;
-                    cubicIssue(p, m, st, b, CT, walk, slots + (i % kSlots) * s.slotPitch, tid, copiers);
+                    if (A) cubicIssueAligned(p, m, st, b, CT, walk, slots + (i % kSlots) * s.slotPitch, tid, copiers);
+                    else cubicIssue(p, m, st, b, CT, walk, slots + (i % kSlots) * s.slotPitch, tid, copiers);
                 }
             };
             int32_t e = 0, dy = b.dy0;
@@ -165,17 +183,17 @@ template <int CT, int P> void runCubic(const cvk::ResizeParams &p, const Mapping
             auto compute = [&](int32_t i) {
                 const uint8_t *slot = slots + (i % kSlots) * s.slotPitch;
                 const int S = i % kCubicWindow;
-                if (S == 0) filter<CT, P, 0>(threads, slot);
-                if (S == 1) filter<CT, P, 1>(threads, slot);
-                if (S == 2) filter<CT, P, 2>(threads, slot);
-                if (S == 3) filter<CT, P, 3>(threads, slot);
+                if (S == 0) filter<CT, P, A, 0>(threads, slot);
+                if (S == 1) filter<CT, P, A, 1>(threads, slot);
+                if (S == 2) filter<CT, P, A, 2>(threads, slot);
+                if (S == 3) filter<CT, P, A, 3>(threads, slot);
                 while (e < bandRows && emitAt[e] == i) {
                     REQUIRE(i >= 3);
                     auto *out = reinterpret_cast<uint8_t *>(p.dst.data + n * p.dst.stride[cvk::kN] + int64_t(dy) * p.dst.stride[cvk::kH]) + int64_t(x0) * CT;
-                    if (S == 0) emitRow<CT, P, 0>(threads, table[e], out);
-                    if (S == 1) emitRow<CT, P, 1>(threads, table[e], out);
-                    if (S == 2) emitRow<CT, P, 2>(threads, table[e], out);
-                    if (S == 3) emitRow<CT, P, 3>(threads, table[e], out);
+                    if (S == 0) emitRow<CT, P, A, 0>(threads, table[e], out);
+                    if (S == 1) emitRow<CT, P, A, 1>(threads, table[e], out);
+                    if (S == 2) emitRow<CT, P, A, 2>(threads, table[e], out);
+                    if (S == 3) emitRow<CT, P, A, 3>(threads, table[e], out);
                     ++e;
                     if (++dy == m.y.dst) dy = 0, ++n;
                 }
@@ -191,35 +209,65 @@ template <int CT, int P> void runCubic(const cvk::ResizeParams &p, const Mapping
     }
 }
 
-template <int P> void runCubicFor(int32_t c, const cvk::ResizeParams &p, const Mapping &m, const cvk::ResizeCubicShape &s) {
-    if (c == 1) runCubic<1, P>(p, m, s);
-    if (c == 3) runCubic<3, P>(p, m, s);
-    if (c == 4) runCubic<4, P>(p, m, s);
+template <int P, bool A> void runCubicFor(int32_t c, const cvk::ResizeParams &p, const Mapping &m, const cvk::ResizeCubicShape &s) {
+    if (c == 1) runCubic<1, P, A>(p, m, s);
+    if (c == 3) runCubic<3, P, A>(p, m, s);
+    if (c == 4) runCubic<4, P, A>(p, m, s);
+}
+void runVariant(int32_t c, const cvk::ResizeParams &p, const Mapping &m, const cvk::ResizeCubicShape &s) {
+    const int P = kVariantPixels[s.variant];
+    if (!variantAligned(s.variant)) {
+        if (P == 2) runCubicFor<2, false>(c, p, m, s);
+        else runCubicFor<4, false>(c, p, m, s);
+    } else if (P == 1) {
+        runCubicFor<1, true>(c, p, m, s);
+    } else if (P == 2) {
+        runCubicFor<2, true>(c, p, m, s);
+    } else if (P == 3) {
+        runCubicFor<3, true>(c, p, m, s);
+    } else {
+        runCubicFor<4, true>(c, p, m, s);
+    }
 }
 
 } // namespace
 
 TEST_CASE("separable CUBIC path: every block equals the per-pixel sampler byte for byte", "[resize][cubic][cpu]") {
     const std::vector<BlockRow> rows = {
-        {"1.5x down (the 720p row, scaled), bands across images", 3, 108, 192, 3, 72, 128, 1, 0, 0, 0, 0, 7, 0},
-        {"1.5x down, 2 pixels a thread", 3, 108, 192, 3, 72, 128, 0, 0, 0, 0, 0, 5, 0},
-        {"1.5x down, 8 items in flight", 3, 108, 192, 3, 72, 128, 3, 0, 0, 0, 0, 5, 0},
-        {"2x up, 4 channels, 8 items in flight, unaligned both", 2, 21, 30, 4, 42, 60, 3, 0, 1, 4, 2, 4, 0},
-        {"1.5x down, 4 pixels, 320 threads, narrow strips", 2, 54, 192, 3, 36, 128, 2, 0, 0, 0, 0, 3, 40},
-        {"1920 -> 1280 across (two strips), 9 rows -> 6", 2, 9, 1920, 3, 6, 1280, 1, 0, 0, 0, 0, 3, 0},
-        {"1920 -> 1280 across, one strip of 320 threads", 1, 9, 1920, 3, 6, 1280, 2, 0, 0, 0, 0, 2, 0},
-        {"2x down, 1 channel, rows padded by 2, source 8 bytes off", 2, 64, 130, 1, 32, 65, 1, 2, 1, 8, 0, 4, 0},
-        {"2x down, 4 channels", 2, 40, 64, 4, 20, 32, 1, 0, 0, 0, 0, 3, 0},
-        {"2x up, 3 channels", 2, 27, 48, 3, 54, 96, 1, 0, 0, 0, 0, 5, 0},
-        {"enlarging 13x7 -> 40x33, 4 channels, unaligned destination", 2, 13, 7, 4, 40, 33, 1, 0, 3, 0, 1, 5, 0},
-        {"4x down", 2, 40, 80, 3, 10, 20, 1, 0, 0, 0, 0, 2, 0},
-        {"2.6x up, 1.3x down, source 1 byte off, rows padded by 1", 2, 97, 41, 3, 250, 31, 1, 1, 0, 1, 0, 6, 0},
-        {"odd 333x517 -> 211x290, 3 channels, padded rows", 1, 333, 517, 3, 211, 290, 0, 1, 3, 0, 0, 3, 0},
-        {"1x1 -> 7x5, 3 channels, rows padded to 4 bytes", 2, 1, 1, 3, 7, 5, 1, 1, 0, 0, 0, 3, 0},
-        {"1x1 -> 1x1, 4 channels", 2, 1, 1, 4, 1, 1, 1, 0, 0, 0, 0, 1, 0},
-        {"same size, 1 channel, rows padded by 1", 2, 19, 23, 1, 19, 23, 1, 1, 2, 2, 2, 4, 0},
-        {"300 rows in one block (bands of kCubicMaxBandRows)", 1, 450, 20, 1, 300, 20, 2, 0, 0, 0, 0, 1, 0},
-        {"4001 wide -> 3000 (several strips), 1 channel", 1, 4, 4001, 1, 3, 3000, 0, 3, 0, 0, 0, 2, 0},
+        {"1.5x down (the 720p row, scaled), bands across images", 3, 108, 192, 3, 72, 128, 1, 0, 0, 0, 0, 7, 0, false},
+        {"1.5x down, 2 pixels a thread", 3, 108, 192, 3, 72, 128, 0, 0, 0, 0, 0, 5, 0, false},
+        {"1.5x down, 8 items in flight", 3, 108, 192, 3, 72, 128, 3, 0, 0, 0, 0, 5, 0, false},
+        {"2x up, 4 channels, 8 items in flight, unaligned both", 2, 21, 30, 4, 42, 60, 3, 0, 1, 4, 2, 4, 0, false},
+        {"1.5x down, 4 pixels, 320 threads, narrow strips", 2, 54, 192, 3, 36, 128, 2, 0, 0, 0, 0, 3, 40, false},
+        {"1920 -> 1280 across (two strips), 9 rows -> 6", 2, 9, 1920, 3, 6, 1280, 1, 0, 0, 0, 0, 3, 0, false},
+        {"1920 -> 1280 across, one strip of 320 threads", 1, 9, 1920, 3, 6, 1280, 2, 0, 0, 0, 0, 2, 0, false},
+        {"2x down, 1 channel, rows padded by 2, source 8 bytes off", 2, 64, 130, 1, 32, 65, 1, 2, 1, 8, 0, 4, 0, false},
+        {"2x down, 4 channels", 2, 40, 64, 4, 20, 32, 1, 0, 0, 0, 0, 3, 0, false},
+        {"2x up, 3 channels", 2, 27, 48, 3, 54, 96, 1, 0, 0, 0, 0, 5, 0, false},
+        {"enlarging 13x7 -> 40x33, 4 channels, unaligned destination", 2, 13, 7, 4, 40, 33, 1, 0, 3, 0, 1, 5, 0, false},
+        {"4x down", 2, 40, 80, 3, 10, 20, 1, 0, 0, 0, 0, 2, 0, false},
+        {"2.6x up, 1.3x down, source 1 byte off, rows padded by 1", 2, 97, 41, 3, 250, 31, 1, 1, 0, 1, 0, 6, 0, false},
+        {"odd 333x517 -> 211x290, 3 channels, padded rows", 1, 333, 517, 3, 211, 290, 0, 1, 3, 0, 0, 3, 0, false},
+        {"1x1 -> 7x5, 3 channels, rows padded to 4 bytes", 2, 1, 1, 3, 7, 5, 1, 1, 0, 0, 0, 3, 0, false},
+        {"1x1 -> 1x1, 4 channels", 2, 1, 1, 4, 1, 1, 1, 0, 0, 0, 0, 1, 0, false},
+        {"same size, 1 channel, rows padded by 1", 2, 19, 23, 1, 19, 23, 1, 1, 2, 2, 2, 4, 0, false},
+        {"300 rows in one block (bands of kCubicMaxBandRows)", 1, 450, 20, 1, 300, 20, 2, 0, 0, 0, 0, 1, 0, false},
+        {"4001 wide -> 3000 (several strips), 1 channel", 1, 4, 4001, 1, 3, 3000, 0, 3, 0, 0, 0, 2, 0, false},
+        {"aligned: 1.5x down, 2 pixels, bands across images", 3, 108, 192, 3, 72, 128, 4, 0, 0, 0, 0, 7, 0, true},
+        {"aligned: 1.5x down, 6 ahead, narrow strips", 2, 54, 192, 3, 36, 128, 5, 0, 0, 0, 0, 3, 40, true},
+        {"aligned: 1920 -> 1280 across, 4 pixels, 160 threads", 2, 9, 1920, 3, 6, 1280, 6, 0, 0, 0, 0, 3, 0, true},
+        {"aligned: 1920 -> 1280 across, 1 pixel, 512 threads", 1, 9, 1920, 3, 6, 1280, 8, 0, 0, 0, 0, 2, 0, true},
+        {"aligned: 2x up, 4 channels, unaligned destination", 2, 21, 32, 4, 42, 64, 7, 0, 1, 0, 2, 4, 0, true},
+        {"aligned: odd 67x80 -> 45x53, 3 channels, padded destination", 3, 67, 80, 3, 45, 53, 9, 0, 3, 0, 0, 3, 0, true},
+        {"aligned: 4x down, 1 channel, rows padded by 16", 2, 50, 48, 1, 13, 12, 4, 16, 0, 0, 0, 2, 0, true},
+        {"aligned: 2.6x up, 1.3x down, 1 channel, narrow strips", 2, 37, 64, 1, 96, 49, 8, 0, 1, 0, 0, 3, 20, true},
+        {"aligned: enlarging 13x4 -> 40x33, 4 channels", 2, 13, 4, 4, 40, 33, 4, 0, 0, 0, 0, 5, 0, true},
+        {"aligned: 300 rows in one block", 1, 450, 16, 1, 300, 20, 9, 0, 0, 0, 0, 1, 0, true},
+        {"aligned: 1.5x down, 3 pixels, bands across images", 3, 108, 192, 3, 72, 128, 10, 0, 0, 0, 0, 5, 0, true},
+        {"aligned: 2x down, 4 channels, 6 ahead", 2, 40, 64, 4, 20, 32, 11, 0, 0, 0, 0, 3, 0, true},
+        {"aligned: 2x up, 3 channels, 3 pixels, destination 1 byte off", 2, 27, 48, 3, 54, 96, 10, 0, 0, 0, 1, 5, 0, true},
+        {"aligned variant on 517 x 3 bytes a row (+ 1 of padding): variant 2", 1, 33, 517, 3, 21, 290, 4, 1, 0, 0, 0, 3, 0, false},
+        {"aligned variant on a source 4 bytes off: variant 2", 2, 21, 32, 4, 42, 64, 6, 0, 0, 4, 0, 3, 0, false},
     };
     std::mt19937 rng(23);
     constexpr uint8_t kPoison = 0xA5;
@@ -234,8 +282,9 @@ TEST_CASE("separable CUBIC path: every block equals the per-pixel sampler byte f
         const Mapping m = mappingOf(p.src, p.dst.shape[cvk::kH], p.dst.shape[cvk::kW], p.interp);
         const size_t bytes = img.outBytes();
         const std::vector<uint8_t> want = cvtest::samplerBytes<uint8_t, kCubic>(p, m, bytes, kPoison);
-        if (r.variant == 0) runCubicFor<2>(r.c, p, m, s);
-        else runCubicFor<4>(r.c, p, m, s);
+        // the aligned variants run only on sources they take (planResizeCubic gives the others variant 2)
+        CHECK(s.variant == (variantAligned(r.variant) && !r.alignedSource ? 2 : r.variant));
+        runVariant(r.c, p, m, s);
         img.check(want, "separable CUBIC path", kPoison);
     }
 }
