@@ -158,7 +158,7 @@ struct ResizeNearestShape {
 // destination column's source index (bandSourceIndex) follows that period. Exact: the same bytes as the per-pixel
 // sampler. Pure host arithmetic. `variant` (0 .. kNearestVariantCount - 1) picks the kernel (the probe's
 // variants; a tiled one gives variant 0 where rows are not 16-byte aligned or a row ends in a partial group); -1
-// takes resize_nearest.cuh's kNearestVariant.
+// takes resize_nearest.cuh's kNearestVariantOf (per channel count).
 // launchResize tries it before the band path (one marked line there; remove it to return these shapes to the band
 // path): no staging, no index table, whole-word loads of only the source rows the destination reads, byte permutes
 // at compile-time positions and 16-byte stores (bench/probes/resize_nearest_variants.cu times it against the band path).
@@ -203,15 +203,20 @@ struct ResizeCubicShape {
 // The aligned variants 4-11 (resize_cubic.cu: a few instructions per staged chunk instead of about a hundred per
 // row, two dp2a per tap sum instead of three instructions, 3-4 resident blocks per SM without spills) are timed by
 // the same probe beside variant 2 in strips of 640; they give the same bytes (the CPU tests and the probe check it).
-constexpr int32_t kResizeCubicVariant = 2;     // 4 pixels per thread, at most 320 threads a block
+// Variant 6 (4 pixels a thread, 160 threads, 4 blocks per SM), then against variant 2 (µs): -> 720x1280 253.4 ->
+// 192.0 (the aligned variants 191.6-571.6, variant 11's six rows ahead 191.6); 2x down 194.3 -> 143.4; 2x up 363.0
+// -> 256.9; 16 x 4 channels 147.7 -> 115.9; 1 channel 200.0 -> 133.0 (the row paths: 149.9). Sources it does not
+// take (not 16-byte aligned, rows not whole 16-byte chunks) get variant 2.
+constexpr int32_t kResizeCubicVariant = 6;     // 4 pixels per thread, 160 threads a block
 constexpr int32_t kResizeCubicMaxStripW = 640; // strips of at most 640 destination columns
 bool planResizeCubic(const ResizeParams &p, ResizeCubicShape &shape, int32_t variant = kResizeCubicVariant,
                      int32_t maxStripW = kResizeCubicMaxStripW);
-// Whether launchResize prefers the separable CUBIC path over the row paths for a shape planResizeCubic takes: 3 and 4
-// channels. One channel stays on the row paths, which the same probe measured faster there (32x1080x1920x1 ->
-// 720x1280: 150.6 µs against 183.2 for the best separable variant) unless kResizeCubicOneChannel.
-constexpr bool kResizeCubicOneChannel = false;
-bool resizeCubicPreferred(const ResizeParams &p);
+// Whether launchResize prefers the separable CUBIC path over the row paths for p, planned as `shape`: 3 and 4
+// channels; one channel when kResizeCubicOneChannel and the plan kept kResizeCubicVariant (variant 6 beats the row
+// paths there, 133.0 against 149.9 µs at 32x1080x1920x1 -> 720x1280; variant 2, a misaligned source's, does not:
+// 200.0).
+constexpr bool kResizeCubicOneChannel = true;
+bool resizeCubicPreferred(const ResizeParams &p, const ResizeCubicShape &shape);
 // The bands for `blocks` blocks per strip over `rows` destination rows (rows >= 1, blocks >= 1).
 void setResizeCubicBands(ResizeCubicShape &shape, int64_t rows, int64_t blocks);
 cudaError_t launchResizeCubic(const ResizeParams &p, ResizeCubicShape shape, cudaStream_t stream);

@@ -169,7 +169,9 @@ bool planResizeCubic(const ResizeParams &p, ResizeCubicShape &s, int32_t variant
     return true;
 }
 
-bool resizeCubicPreferred(const ResizeParams &p) { return kResizeCubicOneChannel || p.src.shape[kC] != 1; }
+bool resizeCubicPreferred(const ResizeParams &p, const ResizeCubicShape &shape) {
+    return p.src.shape[kC] != 1 || (kResizeCubicOneChannel && shape.variant == kResizeCubicVariant);
+}
 
 void setResizeCubicBands(ResizeCubicShape &s, int64_t rows, int64_t blocks) {
     s.bandRows = std::min<int64_t>(kCubicMaxBandRows, (rows + blocks - 1) / blocks);

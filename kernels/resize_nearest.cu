@@ -123,13 +123,12 @@ bool periodicColumns(const Mapping &m, int32_t interp, int per) {
 } // namespace
 
 bool planResizeNearest(const ResizeParams &p, ResizeNearestShape &s, int32_t variant) {
-    if (variant == -1) variant = kNearestVariant;
-    if (p.torchMode >= 0 || p.type != kResizeU8 || (p.interp != kNearest && p.interp != kNearestFloor) || variant < 0 ||
-        variant >= kNearestVariantCount)
-        return false;
+    if (p.torchMode >= 0 || p.type != kResizeU8 || (p.interp != kNearest && p.interp != kNearestFloor)) return false;
     const int64_t C = p.src.shape[kC];
     const int row = linearChannelRow(int32_t(C));
-    if (row < 0 || p.dst.shape[kC] != C || p.src.stride[kW] != C || p.dst.stride[kW] != C ||
+    if (row < 0) return false;
+    if (variant == -1) variant = kNearestVariantOf[row];
+    if (variant < 0 || variant >= kNearestVariantCount || p.dst.shape[kC] != C || p.src.stride[kW] != C || p.dst.stride[kW] != C ||
         (C > 1 && (p.src.stride[kC] != 1 || p.dst.stride[kC] != 1)))
         return false;
     if (!aligned4(reinterpret_cast<intptr_t>(p.src.data)) || !aligned4(p.src.stride[kH]) || (p.src.shape[kN] > 1 && !aligned4(p.src.stride[kN])))

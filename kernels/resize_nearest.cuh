@@ -74,11 +74,12 @@ constexpr NearestVariant kNearestVariants[kNearestVariantCount] = {
     {{32, 32, 8}, 128, true, true, true, true},     // 7: 4 pipelined
     {{32, 32, 8}, 128, true, true, false, true},    // 8: 3 pipelined
 };
-// The variant launchResize takes. Variants 0 and 1 against the band path on an H200 (GPU us per call of
-// 32 x 1080x1920, the band path, variant 0, variant 1; outputs byte-identical): NEAREST 3 channels -> 720x1280
-// 76.6 / 69.5 / 93.7, NEAREST_FLOOR 77.8 / 70.1 / 96.8, -> 540x960 57.4 / 51.9 / 62.1; 1 channel -> 720x1280
-// 57.2 / 21.4 / 23.7; 4 channels 87.3 / 72.1 / 76.4.
-constexpr int32_t kNearestVariant = 0;
+// The variant launchResize takes, per channel row (1, 3, 4 channels), from bench/probes/resize_nearest_variants.cu on
+// an H200 (GPU µs per call of 32 x 1080x1920, variants 0 / 4 / 7, outputs byte-identical; the band path before them):
+// NEAREST 3 channels -> 720x1280 69.2 / 61.7 / 61.7 (76.0), NEAREST_FLOOR 70.0 / 61.7 / 60.9, -> 540x960 51.7 /
+// 50.6 / 41.3; 1 channel -> 720x1280 21.2 / 21.1 / 21.5; 4 channels 71.9 / 72.4 / 79.6: the pipelined tiles (7) for
+// 1 and 3 channels, the per-thread kernel (0) for 4.
+constexpr int32_t kNearestVariantOf[3] = {7, 7, 0};
 
 template <int I, int C, int Q, int P, int PX> struct NearestGeometry {
     static_assert(P > Q && P <= 2 * Q, "a downscale by more than 1 and at most 2 across");

@@ -5,7 +5,7 @@
 //   band        the path main took before the periodic NEAREST path (the band path where resizeBandPreferred and
 //               planResizeBand, else the row paths): launchResizeBand / launchResizeRows, as launchResize called them;
 //               every other row's output is compared with its output
-//   library     launchResize as built now (planResizeNearest's default, kNearestVariant, when it takes the shape)
+//   library     launchResize as built now (planResizeNearest's default, kNearestVariantOf, when it takes the shape)
 //   vK          launchResizeNearest with planResizeNearest(variant K) (resize_nearest.cuh, kNearestVariants: pixels
 //               per thread, threads per block, per-thread or tiled, staged stores, streaming hints); v0 is main's
 //   copy        a D2D cudaMemcpyAsync of (source + output bytes) / 2: reading once and writing once at copy speed

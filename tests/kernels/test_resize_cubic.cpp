@@ -93,10 +93,26 @@ TEST_CASE("planResizeCubic: the benchmark's rows and what stays on the other pat
     CHECK(s.threads == named.threads);
     CHECK(s.stripW <= cvk::kResizeCubicMaxStripW);
     CHECK(s.strips * s.stripW >= 1280);
-    CHECK(cvk::resizeCubicPreferred(params(src, to720, kCubic)));
-    CHECK(cvk::resizeCubicPreferred(params(nhwc(kAligned, 2, 1080, 1920, 4), nhwc(kAligned, 2, 720, 1280, 4), kCubic)));
-    CHECK(cvk::resizeCubicPreferred(params(nhwc(kAligned, 32, 1080, 1920, 1), nhwc(kAligned, 32, 720, 1280, 1), kCubic)) ==
-          cvk::kResizeCubicOneChannel);
+    // Which planned shapes launchResize sends to the separable path.
+    struct PreferredRow {
+        const char *what;
+        cvk::ResizeParams p;
+        bool preferred;
+    };
+    const PreferredRow preferred[] = {
+        {"3 channels", params(src, to720, kCubic), true},
+        {"4 channels", params(nhwc(kAligned, 2, 1080, 1920, 4), nhwc(kAligned, 2, 720, 1280, 4), kCubic), true},
+        {"1 channel, aligned: kResizeCubicVariant", params(nhwc(kAligned, 32, 1080, 1920, 1), nhwc(kAligned, 32, 720, 1280, 1), kCubic),
+         cvk::kResizeCubicOneChannel},
+        {"1 channel, source 1 byte off: variant 2, the row paths instead",
+         params(nhwc(kAligned + 1, 32, 1080, 1920, 1), nhwc(kAligned, 32, 720, 1280, 1), kCubic), cvk::kResizeCubicVariant == 2 && cvk::kResizeCubicOneChannel},
+    };
+    for (const PreferredRow &r : preferred) {
+        INFO(r.what);
+        cvk::ResizeCubicShape planned{};
+        REQUIRE(cvk::planResizeCubic(r.p, planned));
+        CHECK(cvk::resizeCubicPreferred(r.p, planned) == r.preferred);
+    }
 }
 
 TEST_CASE("setResizeCubicBands: one band per block, at most kCubicMaxBandRows rows", "[resize][cubic][cpu]") {

@@ -116,7 +116,7 @@ TEST_CASE("the shapes of tests/python/test_resize_tiled.py take the fast path th
             if (cvk::planResizeLinear(p, linear)) return kPeriodic;
             if (cvk::planResizeNearest(p, nearest)) return kNearestPeriodic;
             if (cvk::planResizeBand(p, band) && cvk::resizeBandPreferred(p)) return kBand;
-            if (cvk::resizeCubicPreferred(p) && cvk::planResizeCubic(p, cubic)) return kCubicSep;
+            if (cvk::planResizeCubic(p, cubic) && cvk::resizeCubicPreferred(p, cubic)) return kCubicSep;
             if (cvk::planResizeRows(p, rows)) return kRows;
             if (s.interp == kArea && cvk::planResizeArea(p, area)) return kAreaRows;
             return cvk::planResizeTile(p, tile) ? kTiled : kSampler;
