@@ -52,7 +52,7 @@ TEST_CASE("cvTensorCreateLike copies shape, dtype and layout and makes C-contigu
         cai.streamKind = CV_CAI_STREAM_NONE;
         std::strncpy(cai.typestr, row.typestr, sizeof(cai.typestr) - 1);
         cvTensor like = nullptr;
-        CV_OK(cvTensorWrap(&cai, row.layout, &like));
+        CV_OK(cvTensorWrap(&cai, *row.layout ? row.layout : nullptr, &like)); // NULL: no layout ("" is rejected)
         Tensor likeRef(like);
         cvTensor made = nullptr;
         CV_OK(cvTensorCreateLike(stream.get(), like, &made));
