@@ -441,8 +441,6 @@ template <int E> __global__ void __launch_bounds__(kBlockThreads) flipGeneric(Fl
 
 // ------------------------------------------------------------------------------------------------- device level
 
-int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
-
 // Largest power of two up to 16 that divides every value.
 int commonAlignment(std::initializer_list<int64_t> values) {
     int a = 16;

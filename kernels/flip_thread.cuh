@@ -4,6 +4,7 @@
 
 #include "flip.hpp"
 
+#include "common/launch.cuh"
 #include "common/register_bytes.cuh"
 
 #include <cstdint>
@@ -17,18 +18,6 @@ namespace cvk::flip {
 #else
 #define CVK_FLIP_UNROLL
 #endif
-
-// a / b and a % b for non-negative values; 32-bit division (several times cheaper) when both fit.
-CVK_FLIP_HD int64_t divmod(int64_t a, int64_t b, int64_t &rem) {
-    if (((static_cast<uint64_t>(a) | static_cast<uint64_t>(b)) >> 32) == 0) {
-        const uint32_t q = static_cast<uint32_t>(a) / static_cast<uint32_t>(b);
-        rem = static_cast<uint32_t>(a) - q * static_cast<uint32_t>(b);
-        return q;
-    }
-    const int64_t q = a / b;
-    rem = a - q * b;
-    return q;
-}
 
 // Source byte, within a group of G bytes holding G / P whole pixels, of the byte that lands at t when the pixel order
 // of the group is reversed.

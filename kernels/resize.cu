@@ -67,17 +67,6 @@ template <bool Torch, int Modes> constexpr auto typeRows() {
 const auto kKernels = typeRows<false, kInterpCount>();
 const auto kTorchKernels = typeRows<true, kTvModeCount>();
 
-template <class Table> cudaError_t preload(const Table &table) {
-    for (const auto &row : table)
-        for (const Variants &variants : row)
-            for (Kernel k : variants) {
-                cudaFuncAttributes attributes;
-                const cudaError_t err = cudaFuncGetAttributes(&attributes, k);
-                if (err != cudaSuccess) return err;
-            }
-    return cudaSuccess;
-}
-
 } // namespace
 
 cudaError_t launchResize(const ResizeParams &p, cudaStream_t stream) {
@@ -108,8 +97,8 @@ cudaError_t launchResize(const ResizeParams &p, cudaStream_t stream) {
 }
 
 cudaError_t preloadResizeKernels() {
-    cudaError_t err = preload(kKernels);
-    if (err == cudaSuccess) err = preload(kTorchKernels);
+    cudaError_t err = preloadKernelTable(kKernels);
+    if (err == cudaSuccess) err = preloadKernelTable(kTorchKernels);
     if (err == cudaSuccess) err = preloadResizeTiledKernels();
     if (err == cudaSuccess) err = preloadTvResizeKernels();
     if (err == cudaSuccess) err = preloadResizeRowKernels();

@@ -321,6 +321,19 @@ cudaError_t launchTvFused(const FusedParams &q, cudaStream_t stream); // the til
 
 // Loads every resize kernel on the current device (see preloadFlipKernels for why).
 cudaError_t preloadResizeKernels();
+// Loads every kernel of a table of kernels (arrays of kernel pointers nested to any depth) on the current device,
+// the first error returned: what each path's preload function does with its dispatch table.
+template <class K> cudaError_t preloadKernelTable(K *kernel) {
+    cudaFuncAttributes attributes;
+    return cudaFuncGetAttributes(&attributes, reinterpret_cast<const void *>(kernel));
+}
+template <class Table> cudaError_t preloadKernelTable(const Table &table) {
+    for (const auto &entry : table) {
+        const cudaError_t err = preloadKernelTable(entry);
+        if (err != cudaSuccess) return err;
+    }
+    return cudaSuccess;
+}
 cudaError_t preloadResizeFusedKernels(); // part of preloadResizeKernels
 cudaError_t preloadResizeTiledKernels(); // part of preloadResizeKernels
 cudaError_t preloadTvResizeKernels();    // part of preloadResizeKernels

@@ -161,14 +161,6 @@ cudaError_t launchResizeArea(const ResizeParams &p, const ResizeAreaShape &s, cu
     return cudaGetLastError();
 }
 
-cudaError_t preloadResizeAreaKernels() {
-    for (const auto &row : kAreaKernels)
-        for (Kernel k : row) {
-            cudaFuncAttributes attributes;
-            const cudaError_t err = cudaFuncGetAttributes(&attributes, k);
-            if (err != cudaSuccess) return err;
-        }
-    return cudaSuccess;
-}
+cudaError_t preloadResizeAreaKernels() { return preloadKernelTable(kAreaKernels); }
 
 } // namespace cvk

@@ -147,14 +147,6 @@ cudaError_t launchResizeBand(const ResizeParams &p, ResizeBandShape s, cudaStrea
     return cudaGetLastError();
 }
 
-cudaError_t preloadResizeBandKernels() {
-    for (const auto &row : kBandKernels)
-        for (Kernel k : row) {
-            cudaFuncAttributes attributes;
-            const cudaError_t err = cudaFuncGetAttributes(&attributes, k);
-            if (err != cudaSuccess) return err;
-        }
-    return cudaSuccess;
-}
+cudaError_t preloadResizeBandKernels() { return preloadKernelTable(kBandKernels); }
 
 } // namespace cvk

@@ -196,14 +196,6 @@ cudaError_t launchResizeCubic(const ResizeParams &p, ResizeCubicShape s, cudaStr
     return cudaGetLastError();
 }
 
-cudaError_t preloadResizeCubicKernels() {
-    for (const auto &row : kCubicKernels)
-        for (Kernel k : row) {
-            cudaFuncAttributes attributes;
-            const cudaError_t err = cudaFuncGetAttributes(&attributes, k);
-            if (err != cudaSuccess) return err;
-        }
-    return cudaSuccess;
-}
+cudaError_t preloadResizeCubicKernels() { return preloadKernelTable(kCubicKernels); }
 
 } // namespace cvk

@@ -204,15 +204,6 @@ cudaError_t launchResizeLinear(const ResizeParams &p, ResizeLinearShape s, cudaS
     return cudaGetLastError();
 }
 
-cudaError_t preloadResizeLinearKernels() {
-    for (const auto &period : kLinearKernels)
-        for (const auto &row : period)
-            for (Kernel k : row) {
-                cudaFuncAttributes attributes;
-                const cudaError_t err = cudaFuncGetAttributes(&attributes, k);
-                if (err != cudaSuccess) return err;
-            }
-    return cudaSuccess;
-}
+cudaError_t preloadResizeLinearKernels() { return preloadKernelTable(kLinearKernels); }
 
 } // namespace cvk

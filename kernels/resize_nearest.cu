@@ -170,16 +170,6 @@ cudaError_t launchResizeNearest(const ResizeParams &p, const ResizeNearestShape 
     return cudaGetLastError();
 }
 
-cudaError_t preloadResizeNearestKernels() {
-    for (const auto &interp : kNearestKernels)
-        for (const auto &period : interp)
-            for (const auto &row : period)
-                for (Kernel k : row) {
-                    cudaFuncAttributes attributes;
-                    const cudaError_t err = cudaFuncGetAttributes(&attributes, k);
-                    if (err != cudaSuccess) return err;
-                }
-    return cudaSuccess;
-}
+cudaError_t preloadResizeNearestKernels() { return preloadKernelTable(kNearestKernels); }
 
 } // namespace cvk

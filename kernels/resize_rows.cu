@@ -243,15 +243,8 @@ cudaError_t launchResizeRows(const ResizeParams &p, const ResizeRowShape &s, cud
 }
 
 cudaError_t preloadResizeRowKernels() {
-    cudaError_t err = cudaSuccess;
-    auto preload = [&](Kernel k) {
-        cudaFuncAttributes attributes;
-        if (err == cudaSuccess) err = cudaFuncGetAttributes(&attributes, k);
-    };
-    for (Kernel k : kGatherKernels) preload(k);
-    for (const auto &row : kRowKernels)
-        for (Kernel k : row) preload(k);
-    return err;
+    const cudaError_t err = preloadKernelTable(kGatherKernels);
+    return err == cudaSuccess ? preloadKernelTable(kRowKernels) : err;
 }
 
 } // namespace cvk

@@ -107,14 +107,6 @@ cudaError_t launchResizeTiled(const ResizeParams &p, const ResizeTileShape &s, c
     return cudaGetLastError();
 }
 
-cudaError_t preloadResizeTiledKernels() {
-    for (const auto &row : kKernels)
-        for (Kernel k : row) {
-            cudaFuncAttributes attributes;
-            const cudaError_t err = cudaFuncGetAttributes(&attributes, k);
-            if (err != cudaSuccess) return err;
-        }
-    return cudaSuccess;
-}
+cudaError_t preloadResizeTiledKernels() { return preloadKernelTable(kKernels); }
 
 } // namespace cvk

@@ -38,38 +38,6 @@ template <int P, int ItemBytes, int B, int U> void launchShaped(const FlipPlan &
     flatShaped<P, ItemBytes, B, U><<<unsigned(grid), B, 0, st>>>(p, rowBytes, items);
 }
 
-// Spins for `ns` nanoseconds of the GPU's global timer: the calls of a timed batch queue up behind it, so that the
-// batch measures GPU time per call, not the host's launch rate.
-__global__ void spin(uint64_t ns) {
-    uint64_t t0, t;
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
-    do asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t)); while (t - t0 < ns);
-}
-
-// µs per call of f(i), `calls` calls queued back to back behind a spin kernel (3 warm-up calls, median of 9 batches).
-template <class F> float timeQueued(F &&f, cudaStream_t st, int calls) {
-    cudaEvent_t a, b;
-    CK(cudaEventCreate(&a));
-    CK(cudaEventCreate(&b));
-    for (int i = 0; i < 3; ++i) f(i);
-    CK(cudaStreamSynchronize(st));
-    std::vector<float> us;
-    for (int batch = 0; batch < 9; ++batch) {
-        spin<<<1, 1, 0, st>>>(uint64_t(calls) * 8000 + 200000); // 8 µs of host time a call, at most
-        CK(cudaEventRecord(a, st));
-        for (int i = 0; i < calls; ++i) f(i);
-        CK(cudaEventRecord(b, st));
-        CK(cudaEventSynchronize(b));
-        float ms = 0;
-        CK(cudaEventElapsedTime(&ms, a, b));
-        us.push_back(ms * 1000.f / calls);
-    }
-    std::sort(us.begin(), us.end());
-    CK(cudaEventDestroy(a));
-    CK(cudaEventDestroy(b));
-    return us[4];
-}
-
 struct Shape {
     int64_t n, h, w, c;
     int elemSize, flipCode;
@@ -211,7 +179,7 @@ int main() {
         float copyUs = 0;
         const int calls = dstBytes < (int64_t(8) << 20) ? 200 : dstBytes < (int64_t(64) << 20) ? 40 : 8;
         if (s.timed) {
-            copyUs = timeQueued([&](int i) { CK(cudaMemcpyAsync(dst[i % 4], src[i % 4], size_t(dstBytes), cudaMemcpyDeviceToDevice, st)); }, st, calls);
+            copyUs = timeIt([&](int i) { CK(cudaMemcpyAsync(dst[i % 4], src[i % 4], size_t(dstBytes), cudaMemcpyDeviceToDevice, st)); }, st, calls, 8000);
             std::printf("%-34s %-26s %-13s %10.2f %8.2f %10s\n", name, "cudaMemcpyAsync", "-", copyUs, 1.0, "-");
         }
         for (const Variant &v : kVariants) {
@@ -237,7 +205,7 @@ int main() {
             std::vector<FlipParams> params(4);
             std::vector<FlipPlan> plans(4);
             for (int i = 0; i < 4; ++i) params[i] = nhwc(s, src[i], dst[i]), variantPlan(v, params[i], plans[i]);
-            const float us = timeQueued([&](int i) { launchVariant(v, params[i % 4], plans[i % 4], st); }, st, calls);
+            const float us = timeIt([&](int i) { launchVariant(v, params[i % 4], plans[i % 4], st); }, st, calls, 8000);
             CK(cudaGetLastError());
             std::printf("%-34s %-26s %-13s %10.2f %8.2f %10lld\n", name, v.name, pathName(plan.path), us, us / copyUs, (long long)bad);
         }

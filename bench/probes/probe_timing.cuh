@@ -29,8 +29,18 @@ __global__ void fillRandom(uint8_t *p, size_t n, uint64_t seed) {
     }
 }
 
-// µs per call of f(i) (i counts the calls, so f can rotate buffers) on stream st.
-template <class F> float timeIt(F &&f, cudaStream_t st, int calls = 5) {
+// Spins for `ns` nanoseconds of the GPU's global timer: calls queued behind it run back to back, so that a batch
+// measures GPU time per call, not the host's launch rate.
+__global__ void spinFor(uint64_t ns) {
+    uint64_t t0, t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
+    do asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t)); while (t - t0 < ns);
+}
+
+// µs per call of f(i) (i counts the calls, so f can rotate buffers) on stream st: 3 warm-up calls, median of 9
+// batches of `calls`. spinNsPerCall > 0: each batch queued behind a spin of that many ns a call (plus 0.2 ms), for
+// calls short enough that the host's launch rate would set the figure.
+template <class F> float timeIt(F &&f, cudaStream_t st, int calls = 5, uint64_t spinNsPerCall = 0) {
     cudaEvent_t a, b;
     CK(cudaEventCreate(&a));
     CK(cudaEventCreate(&b));
@@ -38,6 +48,7 @@ template <class F> float timeIt(F &&f, cudaStream_t st, int calls = 5) {
     CK(cudaStreamSynchronize(st));
     std::vector<float> us;
     for (int batch = 0; batch < 9; ++batch) {
+        if (spinNsPerCall > 0) spinFor<<<1, 1, 0, st>>>(uint64_t(calls) * spinNsPerCall + 200000);
         CK(cudaEventRecord(a, st));
         for (int i = 0; i < calls; ++i) f(i);
         CK(cudaEventRecord(b, st));

@@ -22,8 +22,9 @@ constexpr int64_t kMaxGridY = 65535;
 
 __host__ __device__ constexpr int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
-// q = a / b, rem = a % b for a >= 0, b > 0: 32-bit division (several times cheaper than 64-bit) when both fit.
-__device__ __forceinline__ int64_t divmod(int64_t a, int64_t b, int64_t &rem) {
+// q = a / b, rem = a % b for a >= 0, b > 0: 32-bit division (several times cheaper than 64-bit) when both fit. Host
+// too: the CPU tests run kernels' per-thread index arithmetic (kernels/flip_thread.cuh).
+__host__ __device__ __forceinline__ int64_t divmod(int64_t a, int64_t b, int64_t &rem) {
     if (((static_cast<uint64_t>(a) | static_cast<uint64_t>(b)) >> 32) == 0) {
         const uint32_t q = static_cast<uint32_t>(a) / static_cast<uint32_t>(b);
         rem = static_cast<uint32_t>(a) - q * static_cast<uint32_t>(b);
