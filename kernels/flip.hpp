@@ -48,9 +48,9 @@ struct FlipPlan {
 
 // Horizontal flips of packed, 16-byte aligned rows of whole pixel groups (the ColumnGroups / ColumnRows rows) that are
 // not in place and move fewer than this many bytes take the flat path: one small item per thread, so that one image
-// spreads over every SM (a 1x224x224x3 uint8 flip is 56 warp units on the staged whole-row path, 9408 threads
-// here). Larger flips stay on the warp-unit paths, measured at 0.95-0.96 of a copy at 32x1080x1920x3 and
-// 256x224x224x3 uint8; bench/probes/flip_plans.cu times both on every benchmark row, so this is the one number to
+// spreads over every SM (a 1x224x224x3 uint8 flip is 56 warp units on the staged whole-row path, 3136 threads of
+// one 48-byte group each here). Larger flips stay on the warp-unit paths, measured at 0.94-0.96 of a copy at
+// 32x1080x1920x3 and 256x224x224x3 uint8 (the flat path is slower there); bench/probes/flip_plans.cu times both on every benchmark row, so this is the one number to
 // change from its figures (0: the warp-unit paths everywhere).
 constexpr int64_t kFlipFlatMaxBytes = int64_t(32) << 20;
 // A flat launch of fewer pixel groups than this gives each thread one 16-byte vector of a group instead of the whole

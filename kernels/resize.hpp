@@ -174,7 +174,7 @@ cudaError_t residentResizeBlocks(const void *k, int threads, int smem, int &resi
 struct ResizeCubicShape {
     int32_t variant;   // the kernel: 0 = 2 destination pixels per thread, at most 320 threads per block, 4 items
                        // in flight; 1 = 4 pixels, 256 threads, 4 items; 2 = 4 pixels, 320 threads, 4 items;
-                       // 3 = 4 pixels, 256 threads, 8 items; 4 to 9 the aligned variants (16-byte aligned source
+                       // 3 = 4 pixels, 256 threads, 8 items; 4 to 11 the aligned variants (16-byte aligned source
                        // rows of whole 16-byte chunks; planResizeCubic gives other sources variant 2): 4 = 2 pixels,
                        // 320 threads, 4 items; 5 = the same, 6 items; 6 = 4 pixels, 160 threads; 7 = 4 pixels, 256
                        // threads; 8 = 1 pixel, 512 threads; 9 = 2 pixels, 256 threads; 10 = 3 pixels, 224 threads;
@@ -298,8 +298,8 @@ struct FusedStagedShape {
 // kFusedStagedVariant is launchResizeFused's choice: variant 2 (blocks of 64 threads, one crop row each, 4 pixels a
 // thread), the fastest staged variant of bench/probes/fused_paths.cu on an H200 (µs, 3-channel uint8 LINEAR sources,
 // float32 NCHW out unless stated; staged 2 / the pair path): the ImageNet chain 32x1080x1920 -> 256 -> crop 224 30.0 /
-// 30.0 (float16 27.9 / 29.1), 64x720x1280 50.8 -> 44.6, 32x480x640 20.7 / 26.7; with 4 channels the pair path's
-// whole-pixel words win (16x1080x1920x4 19.8 / 21.4), so launchResizeFused stages 1 to 3 channels only. -1 returns every
+// 30.0 (float16 27.9 / 29.1), 64x720x1280 44.6 / 50.8, 32x480x640 20.7 / 26.7; with 4 channels the pair path's
+// whole-pixel words win (16x1080x1920x4 21.4 / 19.8), so launchResizeFused stages 1 to 3 channels only. -1 returns every
 // shape to the pair path.
 constexpr int32_t kFusedStagedVariant = 2;
 int32_t fusedStagedVariantCount();

@@ -78,8 +78,8 @@ constexpr NearestVariant kNearestVariants[kNearestVariantCount] = {
 // an H200 (GPU µs per call of 32 x 1080x1920, variants 0 / 4 / 7, outputs byte-identical; the band path before them):
 // NEAREST 3 channels -> 720x1280 69.2 / 61.7 / 61.7 (76.0), NEAREST_FLOOR 70.0 / 61.7 / 60.9, -> 540x960 51.7 /
 // 50.6 / 41.3; 1 channel -> 720x1280 21.2 / 21.1 / 21.5; 4 channels 71.9 / 72.4 / 79.6: the pipelined tiles (7) for
-// 1 and 3 channels, the per-thread kernel (0) for 4.
-constexpr int32_t kNearestVariantOf[3] = {7, 7, 0};
+// 3 channels, the per-thread kernel (0) for 1 (within 0.4 µs of every variant) and 4.
+constexpr int32_t kNearestVariantOf[3] = {0, 7, 0};
 
 template <int I, int C, int Q, int P, int PX> struct NearestGeometry {
     static_assert(P > Q && P <= 2 * Q, "a downscale by more than 1 and at most 2 across");

@@ -46,7 +46,7 @@ TEST_CASE("planResizeNearest: the benchmark's rows and what stays on the other p
     const auto c1 = nhwc(kAligned, 32, 1080, 1920, 1), c4 = nhwc(kAligned, 32, 1080, 1920, 4);
     const std::vector<PlanRow> rows = {
         {"bench: NEAREST -> 720x1280, launchResize's variant for 3 channels (pipelined tiles)", params(src, to720, kNearest), -1, true, 1, 32, 40, 7, 128},
-        {"launchResize's variant for 1 channel (pipelined tiles)", params(c1, nhwc(kAligned, 32, 720, 1280, 1), kNearest), -1, true, 1, 32, 40, 7, 128},
+        {"launchResize's variant for 1 channel (per thread, 16 pixels)", params(c1, nhwc(kAligned, 32, 720, 1280, 1), kNearest), -1, true, 1, 16, 80, 0, 256},
         {"launchResize's variant for 4 channels (per thread, 4 pixels)", params(c4, nhwc(kAligned, 32, 720, 1280, 4), kNearest), -1, true, 1, 4, 320, 0, 256},
         {"launchResize's variant, destination not 16-byte aligned: variant 0", params(src, dstUnaligned, kNearest), -1, true, 1, 16, 80, 0, 256},
         {"bench: NEAREST -> 720x1280, 16 pixels a thread", params(src, to720, kNearest), 0, true, 1, 16, 80, 0, 256},

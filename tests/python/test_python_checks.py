@@ -64,3 +64,22 @@ def test_errors_carry_status():
     assert info.value.status_name == "CV_ERROR_INVALID_ARGUMENT"
     assert info.value.status == 1
     assert str(info.value).startswith("cvTensorWrap: data=0")
+
+
+# One row per allocating operator and into-operator pair: a raw cffi pointer is not a stream argument for either
+# (cvcuda.as_stream's TypeError, before anything is allocated), so both spellings reject it alike.
+RAW_STREAM_CALLS = [
+    ("flip", lambda src, s: cvcuda.flip(src, 1, stream=s)),
+    ("flip_into", lambda src, s: cvcuda.flip_into(src, src, 1, stream=s)),
+    ("normalize", lambda src, s: cvcuda.normalize(src, [0.0], [1.0], stream=s)),
+]
+
+
+@pytest.mark.parametrize("call", [row[1] for row in RAW_STREAM_CALLS], ids=[row[0] for row in RAW_STREAM_CALLS])
+def test_raw_cffi_pointer_is_not_a_stream(call):
+    from cvcuda._ffi import ffi
+
+    src = cvcuda.as_tensor(CaiObject({"shape": (4, 5, 1), "typestr": "<f4", "data": (BASE, False), "version": 3,
+                                      "stream": None}), "HWC")
+    with pytest.raises(TypeError, match="cvcuda.as_stream"):
+        call(src, ffi.NULL)

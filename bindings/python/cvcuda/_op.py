@@ -114,10 +114,9 @@ def new_tensor(stream: Any, shape: Sequence[int], dtype: Any, layout: Optional[s
 def new_like(stream: Any, src: Tensor):
     """(the cvStream of `stream`, a new C-contiguous tensor with the shape, dtype and layout of `src` allocated
     stream-ordered on it, cvTensorCreateLike): an allocating operator's stream_argument and output in one Python call
-    (its host time is measured in microseconds, bench/host_breakdown.py); `stream` as for stream_argument, or the
-    cvStream it gave."""
-    if not isinstance(stream, _CData):
-        stream = stream._cv if stream.__class__ is Stream else stream_argument(stream)
+    (its host time is measured in microseconds, bench/host_breakdown.py); `stream`: the operator's stream argument,
+    as for stream_argument."""
+    stream = stream._cv if stream.__class__ is Stream else stream_argument(stream)
     out = _out.tensor
     status = _create_like(stream, src._cv, out)
     if status:
