@@ -5,6 +5,7 @@
 // (resize_fused_staged.cuh) or the pair path (resize_fused_pairs.cuh) instead: the same values, fewer and wider loads.
 #include "resize.hpp"
 #include "resize_fused_pairs.cuh"
+#include "resize_band.cuh"
 #include "resize_fused_staged.cuh"
 #include "common/launch.cuh"
 #include "resize_launch.cuh"
@@ -50,32 +51,6 @@ template <bool Half, int P> __device__ __forceinline__ void storeOutRun(char *p,
 #pragma unroll
         for (int j = 0; j < P; j += 4) __stcs(reinterpret_cast<float4 *>(p) + j / 4, make_float4(v[j], v[j + 1], v[j + 2], v[j + 3]));
     }
-}
-
-// One 16-byte chunk from global to shared memory: cp.async (sm_80 and newer; .cg: through L2 only, the source is
-// read once) with no register in between, else a load and a store.
-__device__ __forceinline__ void stageChunk(uint4 *smem, const char *global) {
-#if __CUDA_ARCH__ >= 800
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(static_cast<uint32_t>(__cvta_generic_to_shared(smem))), "l"(global)
-                 : "memory");
-#else
-    *smem = __ldcs(reinterpret_cast<const uint4 *>(global));
-#endif
-}
-// stagedCommit closes this thread's copies issued since the last one into a group; stagedWait<N> waits until at most
-// N of its groups are pending (N = 0: every copy, committed or not).
-__device__ __forceinline__ void stagedCommit() {
-#if __CUDA_ARCH__ >= 800
-    asm volatile("cp.async.commit_group;" ::: "memory");
-#endif
-}
-template <int N> __device__ __forceinline__ void stagedWait() {
-#if __CUDA_ARCH__ >= 800
-    if constexpr (N == 0)
-        asm volatile("cp.async.wait_all;" ::: "memory");
-    else
-        asm volatile("cp.async.wait_group %0;" ::"n"(N) : "memory");
-#endif
 }
 
 // Each thread computes kFusedPixels consecutive pixels of a crop row (the row's taps are computed once and its
@@ -179,8 +154,8 @@ __device__ __forceinline__ void stageItem(const FusedParams &p, const Mapping &m
         const char *row0 = image + int64_t(ty.i0) * p.src.stride[kH], *row1 = image + int64_t(ty.i1) * p.src.stride[kH];
         uint4 *slot0 = stage + 2 * r * s.segChunks, *slot1 = slot0 + s.segChunks;
         for (int k = tid; k < s.segChunks; k += threads) {
-            stageChunk(slot0 + k, row0 + 16 * k);
-            stageChunk(slot1 + k, row1 + 16 * k);
+            bandCopy16(reinterpret_cast<uint8_t *>(slot0 + k), reinterpret_cast<const uint8_t *>(row0 + 16 * k));
+            bandCopy16(reinterpret_cast<uint8_t *>(slot1 + k), reinterpret_cast<const uint8_t *>(row1 + 16 * k));
         }
     }
 }
@@ -236,7 +211,8 @@ __global__ void __launch_bounds__(256) fusedStagedKernel(FusedParams p, Mapping 
         for (int64_t item = blockIdx.x; item < s.items; item += gridDim.x) {
             if (item != blockIdx.x) __syncthreads(); // the previous item's rows are read
             stageItem(p, m, s, stage, item);
-            stagedWait<0>();
+            bandCommit();
+            bandWait<0>();
             __syncthreads();
             sampleItem<Half, C, P>(p, m, s, stage, item);
         }
@@ -244,12 +220,12 @@ __global__ void __launch_bounds__(256) fusedStagedKernel(FusedParams p, Mapping 
         const int32_t stageChunks = 2 * s.rows * s.segChunks;
         int64_t item = blockIdx.x;
         if (item < s.items) stageItem(p, m, s, stage, item);
-        stagedCommit();
+        bandCommit();
         for (int buffer = 0; item < s.items; item += gridDim.x, buffer ^= 1) {
             // The next item's copies go to the other stage (its rows were read before the last barrier).
             if (item + gridDim.x < s.items) stageItem(p, m, s, stage + (buffer ^ 1) * stageChunks, item + gridDim.x);
-            stagedCommit();
-            stagedWait<1>(); // all but the newest group: this item's copies
+            bandCommit();
+            bandWait<1>(); // all but the newest group: this item's copies
             __syncthreads();
             sampleItem<Half, C, P>(p, m, s, stage + buffer * stageChunks, item);
             __syncthreads();
@@ -263,13 +239,11 @@ __global__ void __launch_bounds__(256) fusedStagedKernel(FusedParams p, Mapping 
 // staged per SM; they differ in the blocks' granularity (the last wave's tail) and the pixels per thread (stores of
 // 16 or 32 bytes, taps per thread). The depth-2 variants keep a block's next copies in flight while it samples, at
 // half the rows per stage, and have no tail but the last items'.
-// Why the staged path for the ImageNet chain (32x1080x1920x3 -> 256x256, crop 224): the pass must move ~72 MB of
-// source sectors and 19.3 MB of output (~22 µs at the H200's 4.1 TB/s copy speed). Nsight Compute found the pair
-// path (29.7 µs) at 52 % of DRAM bandwidth with 61 % occupancy: latency-bound, a few 4-byte loads in flight per
-// thread, one crop row at a time. A depth-1 block of variant 0 has all of its 40 KiB of rows in flight at once, with
-// five such blocks an SM (against the ~25 KiB an SM needs in flight to cover DRAM latency at full bandwidth), and its
-// loads are whole 16-byte chunks of contiguous row segments. Not yet measured: bench/probes/fused_paths.cu times
-// every variant against the pair path, bit identity checked.
+// Why a staged path: the ImageNet chain (32x1080x1920x3 -> 256x256, crop 224) must move ~72 MB of source sectors and
+// 19.3 MB of output (~22 µs at the H200's 4.1 TB/s copy speed), and Nsight Compute found the pair path (29.7 µs) at
+// 52 % of DRAM bandwidth with 61 % occupancy: a few 4-byte loads in flight per thread, one crop row at a time. Staging
+// whole 16-byte chunks of the rows' segments puts a block's rows in flight at once; measured (kFusedStagedVariant's
+// figures in resize.hpp) it ties the pair path on that chain and wins on 64x720x1280 and 32x480x640.
 struct StagedVariant {
     int32_t bx, by, rows, pixels, depth;
 };
@@ -412,23 +386,9 @@ cudaError_t launchResizeFused(const FusedParams &p, cudaStream_t stream) {
 }
 
 cudaError_t preloadResizeFusedKernels() {
-    auto load = [](auto k) {
-        cudaFuncAttributes attributes;
-        return cudaFuncGetAttributes(&attributes, k);
-    };
-    for (const auto &byInterp : kKernels)
-        for (const auto &variants : byInterp)
-            for (Kernel k : variants)
-                if (const cudaError_t err = load(k); err != cudaSuccess) return err;
-    for (const auto &variants : kPairKernels)
-        for (Kernel k : variants)
-            if (const cudaError_t err = load(k); err != cudaSuccess) return err;
-    for (const auto &byChannels : kStagedKernels)
-        for (const auto &byPixels : byChannels)
-            for (const auto &byDepth : byPixels)
-                for (StagedKernel k : byDepth)
-                    if (const cudaError_t err = load(k); err != cudaSuccess) return err;
-    return cudaSuccess;
+    cudaError_t err = preloadKernelTable(kKernels);
+    if (err == cudaSuccess) err = preloadKernelTable(kPairKernels);
+    return err == cudaSuccess ? preloadKernelTable(kStagedKernels) : err;
 }
 
 } // namespace cvk

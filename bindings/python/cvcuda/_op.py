@@ -24,7 +24,7 @@ from ._ffi import ffi
 from ._integers import integer
 from ._library import lib
 from ._stream import Stream, stream_argument
-from ._tensor import Tensor, _adopt_owned, _cv_dtype, _hold_owner, _layout_argument, _new_object
+from ._tensor import Tensor, _adopt_owned, _cv_dtype, _hold_owner, _layout_argument
 
 __all__ = ["check", "int_arg", "float_arg", "new_like", "new_tensor", "rect_arg", "stream_argument", "tensor_arg"]
 
@@ -121,10 +121,5 @@ def new_like(stream: Any, src: Tensor):
     status = _create_like(stream, src._cv, out)
     if status:
         raise error_from_status(lib, status)
-    # _adopt_owned written out; src's Tensor._make_like tuple, when known, is the output's too (no cvTensorGetInfo).
-    dst = _new_object(Tensor)
-    dst._cv = out[0]  # released by Tensor.__del__
-    dst._info = None
-    dst._like = src._like
-    dst._owner = None
-    return stream, dst
+    # src's Tensor._make_like tuple, when known, is the output's too (an operator on it needs no cvTensorGetInfo).
+    return stream, _adopt_owned(out[0], src._like)
