@@ -179,7 +179,8 @@ struct ResizeCubicShape {
                        // 320 threads, 4 items; 5 = the same, 6 items; 6 = 4 pixels, 160 threads; 7 = 4 pixels, 256
                        // threads; 8 = 1 pixel, 512 threads; 9 = 2 pixels, 256 threads; 10 = 3 pixels, 224 threads;
                        // 11 = 4 pixels, 160 threads, 6 items; 12 = 4 pixels, 160 threads, 5 blocks per SM; 13 = 4
-                       // pixels, 160 threads, 8 items (resize_cubic.cu)
+                       // pixels, 160 threads, 8 items; 14 = 5 pixels, 128 threads; 15 = the same, 6 items
+                       // (resize_cubic.cu)
     int32_t ahead;     // the variant's source rows whose copies are in flight
     int32_t stripW;
     int32_t strips;

@@ -33,9 +33,9 @@ constexpr CubicVariant kCubicVariants[] = {
     {2, 320, 4, 2, false}, {4, 256, 4, 2, false}, {4, 320, 4, 2, false}, {4, 256, 8, 2, false},
     {2, 320, 4, 3, true},  {2, 320, 6, 3, true},  {4, 160, 4, 4, true},  {4, 256, 4, 2, true},
     {1, 512, 4, 2, true},  {2, 256, 4, 4, true},  {3, 224, 4, 3, true},  {4, 160, 6, 4, true},
-    {4, 160, 4, 5, true},  {4, 160, 8, 4, true},
+    {4, 160, 4, 5, true},  {4, 160, 8, 4, true},  {5, 128, 4, 4, true},  {5, 128, 6, 4, true},
 };
-constexpr int kCubicVariantCount = 14;
+constexpr int kCubicVariantCount = 16;
 constexpr int kCubicGeneralVariant = 2;
 
 // Grid (strips, band blocks): a block computes its columns' taps once, then per band builds the rows' table and
@@ -122,7 +122,7 @@ template <int V> constexpr std::array<Kernel, 3> channelRow() { return {&cubicKe
 const std::array<std::array<Kernel, 3>, kCubicVariantCount> kCubicKernels = {channelRow<0>(), channelRow<1>(), channelRow<2>(), channelRow<3>(),
                                                                               channelRow<4>(), channelRow<5>(), channelRow<6>(), channelRow<7>(),
                                                                               channelRow<8>(), channelRow<9>(), channelRow<10>(), channelRow<11>(),
-                                                                              channelRow<12>(), channelRow<13>()};
+                                                                              channelRow<12>(), channelRow<13>(), channelRow<14>(), channelRow<15>()};
 
 template <size_t N> int rowOf(const int (&values)[N], int64_t v) {
     for (size_t i = 0; i < N; ++i)

@@ -107,6 +107,8 @@ int main() {
         {"A12 P4 T160 x5 strips<=640", 2, 12, 640, 0},
         {"A13 P4 T160 x4 ahead 8 <=640", 2, 13, 640, 0},
         {"A13 P4 T160 x4 ahead 8 bands 32", 2, 13, 640, 32},
+        {"A14 P5 T128 x4 strips<=640", 2, 14, 640, 0},
+        {"A15 P5 T128 x4 ahead 6 <=640", 2, 15, 640, 0},
     };
     constexpr int kSets = 4;
     size_t maxSrc = 0, maxDst = 0;

@@ -72,7 +72,8 @@ TEST_CASE("planResizeCubic: the benchmark's rows and what stays on the other pat
         {"bench, aligned: 3 pixels, 224 threads", params(src, to720, kCubic), 10, true, 640, 2, 224},
         {"bench, aligned: 4 pixels, 160 threads, 5 blocks per SM", params(src, to720, kCubic), 12, true, 640, 2, 160},
         {"bench, aligned: 4 pixels, 160 threads, 8 items in flight", params(src, to720, kCubic), 13, true, 640, 2, 160},
-        {"no such variant", params(src, to720, kCubic), 14, false, 0, 0, 0},
+        {"bench, aligned: 5 pixels, 128 threads", params(src, to720, kCubic), 14, true, 640, 2, 128},
+        {"no such variant", params(src, to720, kCubic), 16, false, 0, 0, 0},
     };
     for (const PlanRow &r : rows) {
         INFO(r.what);
@@ -149,7 +150,8 @@ struct BlockRow {
 };
 
 // The kernel variants' pixels per thread and staging (resize_cubic.cu's kCubicVariants): 4 on are the aligned ones.
-constexpr int kVariantPixels[] = {2, 4, 4, 4, 2, 2, 4, 4, 1, 2, 3, 4};
+constexpr int kVariantPixels[] = {2, 4, 4, 4, 2, 2, 4, 4, 1, 2, 3, 4, 4, 4, 5, 5}; // resize_cubic.cu's kCubicVariants
+static_assert(sizeof(kVariantPixels) / sizeof(kVariantPixels[0]) == 16, "one entry per variant");
 constexpr bool variantAligned(int32_t v) { return v >= 4; }
 
 template <int CT, int P, bool A, int S> void filter(std::vector<CubicThread<CT, P, A>> &threads, const uint8_t *slot) {
@@ -245,6 +247,8 @@ void runVariant(int32_t c, const cvk::ResizeParams &p, const Mapping &m, const c
         runCubicFor<2, true>(c, p, m, s);
     } else if (P == 3) {
         runCubicFor<3, true>(c, p, m, s);
+    } else if (P == 5) {
+        runCubicFor<5, true>(c, p, m, s);
     } else {
         runCubicFor<4, true>(c, p, m, s);
     }
@@ -288,6 +292,8 @@ TEST_CASE("separable CUBIC path: every block equals the per-pixel sampler byte f
         {"aligned: 2x down, 4 channels, 6 ahead", 2, 40, 64, 4, 20, 32, 11, 0, 0, 0, 0, 3, 0, true},
         {"aligned: 1.5x down, 4 pixels, 5 blocks per SM", 3, 108, 192, 3, 72, 128, 12, 0, 0, 0, 0, 7, 0, true},
         {"aligned: 2x up, 1 channel, 8 ahead, narrow strips", 2, 27, 48, 1, 54, 96, 13, 0, 0, 0, 0, 5, 40, true},
+        {"aligned: 1.5x down, 5 pixels, bands across images", 3, 108, 192, 3, 72, 128, 14, 0, 0, 0, 0, 7, 0, true},
+        {"aligned: 2x up, 4 channels, 5 pixels, 6 ahead, unaligned destination", 2, 21, 32, 4, 42, 64, 15, 0, 1, 0, 2, 4, 0, true},
         {"aligned: 2x up, 3 channels, 3 pixels, destination 1 byte off", 2, 27, 48, 3, 54, 96, 10, 0, 0, 0, 1, 5, 0, true},
         {"aligned variant on 517 x 3 bytes a row (+ 1 of padding): variant 2", 1, 33, 517, 3, 21, 290, 4, 1, 0, 0, 0, 3, 0, false},
         {"aligned variant on a source 4 bytes off: variant 2", 2, 21, 32, 4, 42, 64, 6, 0, 0, 4, 0, 3, 0, false},
