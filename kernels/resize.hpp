@@ -214,14 +214,17 @@ struct ResizeCubicShape {
 // once took variant 6 to 138.8 and variant 7 (4 pixels a thread, built for 2 blocks of 256 threads: 116 registers, no
 // spills, where variant 6 spilled) to 137.5 µs (1 channel 62.2, 2x down 96.1 against 101.7, 2x up 183.7 against
 // 221.0, 16 x 4 channels 83.9 against 105.8; variants 11 and 13, 6 and 8 rows ahead, 139.0-139.3; every output byte
-// identical): launchResize takes variant 7.
-constexpr int32_t kResizeCubicVariant = 7;     // 4 pixels per thread, 160 threads a block for strips of 640
+// identical). Variant 14 (5 pixels a thread, 128 threads: a fifth fewer warps per staged row, each with its barrier,
+// wait and copy bookkeeping) then beat it on every shape of the probe (µs, variant 7 first): -> 720x1280 137.8 ->
+// 118.8, 1 channel 62.2 -> 59.2, 16 x 4 channels 84.0 -> 79.3, 2x down 95.4 -> 91.7, 2x up 184.2 -> 159.0 (variant
+// 15, 6 rows ahead, within 0.6 of it): launchResize takes variant 14.
+constexpr int32_t kResizeCubicVariant = 14;    // 5 pixels per thread, 128 threads a block for strips of 640
 constexpr int32_t kResizeCubicMaxStripW = 640; // strips of at most 640 destination columns
 bool planResizeCubic(const ResizeParams &p, ResizeCubicShape &shape, int32_t variant = kResizeCubicVariant,
                      int32_t maxStripW = kResizeCubicMaxStripW);
 // Whether launchResize prefers the separable CUBIC path over the row paths for p, planned as `shape`: 3 and 4
-// channels; one channel when kResizeCubicOneChannel and the plan kept kResizeCubicVariant (variant 7 beats the row
-// paths there, 62.2 against 150.0 µs at 32x1080x1920x1 -> 720x1280); a source it does not take keeps the row paths
+// channels; one channel when kResizeCubicOneChannel and the plan kept kResizeCubicVariant (variant 14 beats the row
+// paths there, 59.2 against 150.0 µs at 32x1080x1920x1 -> 720x1280); a source it does not take keeps the row paths
 // (variant 2 was not timed on one since border folding).
 constexpr bool kResizeCubicOneChannel = true;
 bool resizeCubicPreferred(const ResizeParams &p, const ResizeCubicShape &shape);
