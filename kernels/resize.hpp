@@ -178,7 +178,9 @@ struct ResizeCubicShape {
                        // rows of whole 16-byte chunks; planResizeCubic gives other sources variant 2): 4 = 2 pixels,
                        // 320 threads, 4 items; 5 = the same, 6 items; 6 = 4 pixels, 160 threads; 7 = 4 pixels, 256
                        // threads; 8 = 1 pixel, 512 threads; 9 = 2 pixels, 256 threads; 10 = 3 pixels, 224 threads;
-                       // 11 = 4 pixels, 160 threads, 6 items (resize_cubic.cu)
+                       // 11 = 4 pixels, 160 threads, 6 items; 12 = 4 pixels, 160 threads, 5 blocks per SM; 13 = 4
+                       // pixels, 160 threads, 8 items; 14 = 5 pixels, 128 threads; 15 = the same, 6 items
+                       // (resize_cubic.cu)
     int32_t ahead;     // the variant's source rows whose copies are in flight
     int32_t stripW;
     int32_t strips;
@@ -193,7 +195,8 @@ struct ResizeCubicShape {
 // Whether the separable CUBIC path takes p, and its geometry but the bands (exposed so CPU tests check the
 // dispatch and the probe bench/probes/resize_cubic_variants.cu times its variants): uint8 CUBIC with 1, 3 or 4
 // channels, pixels packed on both sides, source row and image strides multiples of 4 bytes (any base address),
-// factors of at most 4 on both axes (beyond, most staged rows and bytes feed no tap) and a strip whose ring fits
+// factors of at most 4 on both axes (beyond, most staged rows and bytes feed no tap), source rows of at least 4
+// pixels (resize_cubic.cuh's cubicWindow) and a strip whose ring fits
 // 48 KiB of shared memory. `variant` picks the kernel (ResizeCubicShape::variant), maxStripW > 0 narrows the
 // strips; launchResize takes kResizeCubicVariant and kResizeCubicMaxStripW. Exact: the same bytes as the per-pixel
 // sampler. Pure host arithmetic.
@@ -207,14 +210,22 @@ struct ResizeCubicShape {
 // 192.0 (the aligned variants 191.6-571.6, variant 11's six rows ahead 191.6); 2x down 194.3 -> 143.4; 2x up 363.0
 // -> 256.9; 16 x 4 channels 147.7 -> 115.9; 1 channel 200.0 -> 133.0 (the row paths: 149.9). Sources it does not
 // take (not 16-byte aligned, rows not whole 16-byte chunks) get variant 2.
-constexpr int32_t kResizeCubicVariant = 6;     // 4 pixels per thread, 160 threads a block
+// Then border folding (resize_cubic.cuh's cubicWindow: no plain loads per staged row) and the emit's weights loaded
+// once took variant 6 to 138.8 and variant 7 (4 pixels a thread, built for 2 blocks of 256 threads: 116 registers, no
+// spills, where variant 6 spilled) to 137.5 µs (1 channel 62.2, 2x down 96.1 against 101.7, 2x up 183.7 against
+// 221.0, 16 x 4 channels 83.9 against 105.8; variants 11 and 13, 6 and 8 rows ahead, 139.0-139.3; every output byte
+// identical). Variant 14 (5 pixels a thread, 128 threads: a fifth fewer warps per staged row, each with its barrier,
+// wait and copy bookkeeping) then beat it on every shape of the probe (µs, variant 7 first): -> 720x1280 137.8 ->
+// 118.8, 1 channel 62.2 -> 59.2, 16 x 4 channels 84.0 -> 79.3, 2x down 95.4 -> 91.7, 2x up 184.2 -> 159.0 (variant
+// 15, 6 rows ahead, within 0.6 of it): launchResize takes variant 14.
+constexpr int32_t kResizeCubicVariant = 14;    // 5 pixels per thread, 128 threads a block for strips of 640
 constexpr int32_t kResizeCubicMaxStripW = 640; // strips of at most 640 destination columns
 bool planResizeCubic(const ResizeParams &p, ResizeCubicShape &shape, int32_t variant = kResizeCubicVariant,
                      int32_t maxStripW = kResizeCubicMaxStripW);
 // Whether launchResize prefers the separable CUBIC path over the row paths for p, planned as `shape`: 3 and 4
-// channels; one channel when kResizeCubicOneChannel and the plan kept kResizeCubicVariant (variant 6 beats the row
-// paths there, 133.0 against 149.9 µs at 32x1080x1920x1 -> 720x1280; variant 2, a misaligned source's, does not:
-// 200.0).
+// channels; one channel when kResizeCubicOneChannel and the plan kept kResizeCubicVariant (variant 14 beats the row
+// paths there, 59.2 against 150.0 µs at 32x1080x1920x1 -> 720x1280); a source it does not take keeps the row paths
+// (variant 2 was not timed on one since border folding).
 constexpr bool kResizeCubicOneChannel = true;
 bool resizeCubicPreferred(const ResizeParams &p, const ResizeCubicShape &shape);
 // The bands for `blocks` blocks per strip over `rows` destination rows (rows >= 1, blocks >= 1).

@@ -33,8 +33,9 @@ constexpr CubicVariant kCubicVariants[] = {
     {2, 320, 4, 2, false}, {4, 256, 4, 2, false}, {4, 320, 4, 2, false}, {4, 256, 8, 2, false},
     {2, 320, 4, 3, true},  {2, 320, 6, 3, true},  {4, 160, 4, 4, true},  {4, 256, 4, 2, true},
     {1, 512, 4, 2, true},  {2, 256, 4, 4, true},  {3, 224, 4, 3, true},  {4, 160, 6, 4, true},
+    {4, 160, 4, 5, true},  {4, 160, 8, 4, true},  {5, 128, 4, 4, true},  {5, 128, 6, 4, true},
 };
-constexpr int kCubicVariantCount = 12;
+constexpr int kCubicVariantCount = 16;
 constexpr int kCubicGeneralVariant = 2;
 
 // Grid (strips, band blocks): a block computes its columns' taps once, then per band builds the rows' table and
@@ -77,7 +78,9 @@ __global__ void __launch_bounds__(kCubicVariants[V].threads, kCubicVariants[V].b
             if (j < items) issue(walk, b, slots + j * s.slotPitch);
             bandCommit();
         }
-        int32_t e = 0, dy = b.dy0, slot = 0;
+        // next: the item after which row e is complete, read from the table once per row (after the first item's
+        // barrier, which publishes the table), not once per item.
+        int32_t e = 0, dy = b.dy0, slot = 0, next = -1;
         int64_t n = b.n0;
         auto step = [&](auto window, int32_t i) {
             constexpr int S = decltype(window)::value;
@@ -90,10 +93,12 @@ __global__ void __launch_bounds__(kCubicVariants[V].threads, kCubicVariants[V].b
             bandWait<D>(); // this thread's copies of item i
             __syncthreads();
             th.template horizontal<S>(words(slots + slot * s.slotPitch));
-            while (e < bandRows && emitAt[e] == i) {
+            if (next < 0) next = emitAt[0]; // a band has at least one row
+            while (next == i) {
                 th.template emit<S>(table[e], reinterpret_cast<uint8_t *>(p.dst.data + n * p.dst.stride[kN] + int64_t(dy) * p.dst.stride[kH]) +
                                                   int64_t(x0) * CT);
                 ++e;
+                next = e < bandRows ? emitAt[e] : items;
                 if (++dy == m.y.dst) dy = 0, ++n;
             }
             if (++slot == kSlots) slot = 0;
@@ -116,7 +121,8 @@ template <int V> constexpr std::array<Kernel, 3> channelRow() { return {&cubicKe
 // kCubicKernels[variant][channel row]: every entry filled.
 const std::array<std::array<Kernel, 3>, kCubicVariantCount> kCubicKernels = {channelRow<0>(), channelRow<1>(), channelRow<2>(), channelRow<3>(),
                                                                               channelRow<4>(), channelRow<5>(), channelRow<6>(), channelRow<7>(),
-                                                                              channelRow<8>(), channelRow<9>(), channelRow<10>(), channelRow<11>()};
+                                                                              channelRow<8>(), channelRow<9>(), channelRow<10>(), channelRow<11>(),
+                                                                              channelRow<12>(), channelRow<13>(), channelRow<14>(), channelRow<15>()};
 
 template <size_t N> int rowOf(const int (&values)[N], int64_t v) {
     for (size_t i = 0; i < N; ++i)
@@ -146,6 +152,7 @@ bool planResizeCubic(const ResizeParams &p, ResizeCubicShape &s, int32_t variant
     if (p.src.shape[kW] * C > INT32_MAX / 2 || p.dst.shape[kW] > INT32_MAX / 2) return false; // int32 offsets in a row
     const Mapping m = mappingOf(p.src, p.dst.shape[kH], p.dst.shape[kW], p.interp);
     if (m.x.scale > 4.0 || m.y.scale > 4.0) return false;
+    if (m.x.src < 4) return false; // cubicWindow's 4 pixels inside the row
     if (kCubicVariants[variant].aligned && !cubicAligned(p)) variant = kCubicGeneralVariant;
     s.variant = variant;
     s.ahead = kCubicVariants[variant].ahead;

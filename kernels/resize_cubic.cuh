@@ -12,9 +12,13 @@
 // row, acc = sum_r wy_r * h_r, fixedToU8(acc); the same taps and fixed-point weights, integers throughout, so the same
 // bytes. The horizontal sum takes the 4 tap bytes of a channel as one word (funnel shifts and byte permutes of the
 // staged words) and the weights split as w = 256 * hi + lo into signed bytes: h = 256 * dp4a(bytes, hi) +
-// dp4a(bytes, lo), exact (|w| <= 2048 for CUBIC). Taps outside the row read border pixels the staging replicates
-// into the slot (virtual columns -2 .. -1 and W .. W+1), taps outside the image's rows read the border row staged
-// again: every tap is a plain offset, no clamping in the inner loops.
+// dp4a(bytes, lo), exact (|w| <= 2048 for CUBIC, |w| < 4096 for the folded border weights below). A column whose taps
+// reach outside the row reads the 4 pixels at the row's border instead, its outside taps' weights added to the
+// border pixel's (cubicWindow): the same integer sum regrouped by pixel, so the slot holds only the row's own bytes,
+// all staged by cp.async. (Replicating the border pixels into the slot instead took a plain load per item, whose
+// latency the whole block waited for at the next barrier: Nsight Compute put a third of variant 6's stalls there.)
+// Taps outside the image's rows read the border row staged again: every tap is a plain offset, no clamping in the
+// inner loops.
 //
 // Lanes of a warp take consecutive destination pixels (pixel j of a thread is 32 j + lane of its warp's 32 P), so a
 // warp's loads of one tap word lie 4.5 bytes apart at 1.5x (about two shared-memory wavefronts), its stores are adjacent.
@@ -45,7 +49,7 @@ namespace cvk::resize {
 
 using CubicShape = ResizeCubicShape;
 
-constexpr int kCubicLead = 16;        // slot bytes before the span's 16-byte aligned start: the left border's 2 pixels
+constexpr int kCubicLead = 16;        // slot bytes before the span's 16-byte aligned start (the general variants' shift word)
 // The ring's slots for `ahead` items whose copies are in flight while one is filtered (the kernel variant's): with
 // one barrier per item a thread may still filter item i - 1 while another issues item i + ahead.
 CVK_CUBIC_HD constexpr int cubicSlots(int ahead) { return ahead + 2; }
@@ -55,12 +59,41 @@ constexpr int kCubicSmemLimit = 48 * 1024;
 
 // The table entry of one destination row of a band: its fixed-point vertical weights and the item after which it is
 // complete (its last tap).
-struct CubicRowEntry {
+struct alignas(16) CubicRowEntry { // one 16-byte shared load
     int32_t w[4];
 };
 
-// One strip: destination columns [x0, x0 + w); its taps read virtual source pixels [t0, t1] (outside [0, W) the
-// border's), of which the real ones are bytes [b0, b1) of a row.
+// The 4 source pixels [start, start + 4) a destination column's horizontal sum reads (source rows of at least 4
+// pixels: planResizeCubic) and their fixed-point weights: its taps' first pixel moved inside the row, and the weight
+// of each tap added to the pixel samplePixel reads for it (clampIndex), so sum_k w[k] * src[start + k] is
+// samplePixel's sum_k fixedWeight(w_k) * src[clampIndex(first + k)] regrouped, the same integer. Each position's
+// weight is a sum of selects (no indexed array: registers only on the device).
+struct CubicWindow {
+    int32_t start;
+    int32_t w[4];
+};
+CVK_CUBIC_HD CubicWindow cubicWindow(const Axis &a, int32_t d) {
+    const Taps t = cubicTaps(a, d);
+    const int32_t W = a.src;
+    CubicWindow win;
+    win.start = t.first < 0 ? 0 : (t.first > W - 4 ? W - 4 : t.first);
+    int32_t at[4], fw[4];
+    CVK_CUBIC_UNROLL
+    for (int k = 0; k < 4; ++k) {
+        at[k] = clampIndex(int64_t(t.first) + k, W) - win.start;
+        fw[k] = fixedWeight(t.w[k]);
+    }
+    CVK_CUBIC_UNROLL
+    for (int j = 0; j < 4; ++j) {
+        int32_t sum = 0;
+        CVK_CUBIC_UNROLL
+        for (int k = 0; k < 4; ++k) sum += at[k] == j ? fw[k] : 0;
+        win.w[j] = sum;
+    }
+    return win;
+}
+
+// One strip: destination columns [x0, x0 + w); their windows cover source pixels [t0, t1] of the row, bytes [b0, b1).
 struct CubicStrip {
     int32_t x0, w;
     int32_t t0, t1;
@@ -71,19 +104,16 @@ CVK_CUBIC_HD CubicStrip cubicStrip(const Mapping &m, int32_t C, int32_t x0, int3
     CubicStrip s;
     s.x0 = x0;
     s.w = w;
-    s.t0 = cubicTaps(m.x, x0).first;
-    s.t1 = cubicTaps(m.x, x0 + w - 1).first + 3;
-    s.b0 = (s.t0 > 0 ? s.t0 : 0) * C;
-    s.b1 = ((s.t1 < m.x.src - 1 ? s.t1 : m.x.src - 1) + 1) * C;
+    s.t0 = cubicWindow(m.x, x0).start; // windows grow with the column
+    s.t1 = cubicWindow(m.x, x0 + w - 1).start + 3;
+    s.b0 = s.t0 * C;
+    s.b1 = (s.t1 + 1) * C;
     return s;
 }
 
-// Bytes per slot: the lead, the up to 15 bytes the span's start lies past its aligned chunk, the strip's virtual
-// pixels and the words a tap gather reads past its last byte (at most 16 bytes).
-CVK_CUBIC_HD int32_t cubicSlotPitch(const CubicStrip &s, int32_t C) {
-    const int32_t lo = s.t0 > 0 ? s.t0 : 0;
-    return (kCubicLead + 15 + (s.t1 - lo + 1) * C + 16 + 15) & ~15;
-}
+// Bytes per slot: the lead, the up to 15 bytes the span's start lies past its aligned chunk, the strip's pixels and
+// the words a tap gather reads past its last byte (at most 16 bytes).
+CVK_CUBIC_HD int32_t cubicSlotPitch(const CubicStrip &s, int32_t C) { return (kCubicLead + 15 + (s.t1 - s.t0 + 1) * C + 16 + 15) & ~15; }
 CVK_CUBIC_HD int32_t cubicSmemBytes(int32_t slotPitch, int ahead) {
     return cubicSlots(ahead) * slotPitch + kCubicMaxBandRows * int32_t(sizeof(CubicRowEntry) + sizeof(int32_t));
 }
@@ -177,9 +207,8 @@ CVK_CUBIC_HD int cubicCopyThreads(const CubicStrip &s, int nthreads) {
 }
 
 // Phase 1 of an item: its row's span into `slot` from byte kCubicLead + shift on (shift: bandShift, which thread 0
-// writes to the slot's first word: the lead's first 8 bytes hold no pixel), the border pixels the strip's taps read
-// outside the row replicated around it, by the threads below cubicCopyThreads; every thread's walk steps to the next
-// item.
+// writes to the slot's first word: the lead's first 8 bytes hold no pixel), by the threads below cubicCopyThreads;
+// every thread's walk steps to the next item.
 CVK_CUBIC_HD void cubicIssue(const ResizeParams &p, const Mapping &m, const CubicStrip &s, const CubicBand &b, int32_t C, CubicWalk &walk,
                              uint8_t *slot, int tid, int nthreads) {
     if (tid >= nthreads) return advance(b, walk);
@@ -187,12 +216,6 @@ CVK_CUBIC_HD void cubicIssue(const ResizeParams &p, const Mapping &m, const Cubi
     const auto *row = reinterpret_cast<const uint8_t *>(p.src.data + walk.n * p.src.stride[kN] + int64_t(y) * p.src.stride[kH]);
     const int32_t shift = bandShift(row, s.b0);
     bandStage(row, BandSpan{s.b0, s.b1}, slot + kCubicLead, tid, nthreads);
-    uint8_t *at = slot + kCubicLead + shift - s.b0; // where byte 0 of the row (virtual pixel 0) lies
-    if (s.t0 < 0)
-        for (int32_t k = tid; k < -s.t0 * C; k += nthreads) at[s.t0 * C + k] = loadByte(row + k % C);
-    const int32_t W = m.x.src;
-    if (s.t1 >= W)
-        for (int32_t k = tid; k < (s.t1 - W + 1) * C; k += nthreads) at[W * C + k] = loadByte(row + (W - 1) * C + k % C);
     if (tid == 0) *reinterpret_cast<int32_t *>(slot) = shift;
     advance(b, walk);
 }
@@ -200,7 +223,7 @@ CVK_CUBIC_HD void cubicIssue(const ResizeParams &p, const Mapping &m, const Cubi
 // Phase 1 for the aligned variants (cubicAligned: 16-byte aligned rows whose length is whole 16-byte chunks, so
 // byte b0 lies at the same place of every slot, kCubicLead + (b0 & 15), and every chunk that holds a byte of the
 // span lies inside the row): the span's chunks by cp.async at offsets fixed for the strip, no partial chunk, no
-// shift word; the border pixels as cubicIssue (they lie outside the chunks: the row starts and ends on one).
+// shift word.
 CVK_CUBIC_HD void cubicIssueAligned(const ResizeParams &p, const Mapping &m, const CubicStrip &s, const CubicBand &b, int32_t C, CubicWalk &walk,
                                     uint8_t *slot, int tid, int nthreads) {
     if (tid >= nthreads) return advance(b, walk);
@@ -208,12 +231,6 @@ CVK_CUBIC_HD void cubicIssueAligned(const ResizeParams &p, const Mapping &m, con
     const auto *row = reinterpret_cast<const uint8_t *>(p.src.data + walk.n * p.src.stride[kN] + int64_t(y) * p.src.stride[kH]);
     const int32_t chunk0 = s.b0 & ~15, chunks = (s.b1 - chunk0 + 15) >> 4;
     for (int32_t k = tid; k < chunks; k += nthreads) bandCopy16(slot + kCubicLead + 16 * k, row + chunk0 + 16 * k);
-    uint8_t *at = slot + kCubicLead + (s.b0 & 15) - s.b0; // where byte 0 of the row (virtual pixel 0) lies
-    if (s.t0 < 0)
-        for (int32_t k = tid; k < -s.t0 * C; k += nthreads) at[s.t0 * C + k] = loadByte(row + k % C);
-    const int32_t W = m.x.src;
-    if (s.t1 >= W)
-        for (int32_t k = tid; k < (s.t1 - W + 1) * C; k += nthreads) at[W * C + k] = loadByte(row + (W - 1) * C + k % C);
     advance(b, walk);
 }
 
@@ -283,19 +300,19 @@ template <int CT, int P, bool Pairs = false> struct CubicThread {
         CVK_CUBIC_UNROLL
         for (int j = 0; j < P; ++j) {
             const int32_t x = col0 + 32 * j;
-            const Taps t = cubicTaps(m.x, s.x0 + (x < s.w ? x : s.w - 1));
-            const int32_t at = kCubicLead + r + t.first * CT - s.b0;
+            const CubicWindow win = cubicWindow(m.x, s.x0 + (x < s.w ? x : s.w - 1));
+            const int32_t at = kCubicLead + r + (win.start - s.t0) * CT;
             q[j] = at >> 2;
             sh[j] = uint32_t(at & 3) * 8u;
             uint32_t l = 0, h8 = 0;
             if constexpr (Pairs) {
-                l = (uint32_t(fixedWeight(t.w[0])) & 0xffffu) | uint32_t(fixedWeight(t.w[1])) << 16;
-                h8 = (uint32_t(fixedWeight(t.w[2])) & 0xffffu) | uint32_t(fixedWeight(t.w[3])) << 16;
+                l = (uint32_t(win.w[0]) & 0xffffu) | uint32_t(win.w[1]) << 16;
+                h8 = (uint32_t(win.w[2]) & 0xffffu) | uint32_t(win.w[3]) << 16;
             } else {
                 CVK_CUBIC_UNROLL
                 for (int k = 0; k < 4; ++k) {
-                    const int32_t w = fixedWeight(t.w[k]);
-                    const int32_t wl = int32_t(int8_t(uint8_t(w & 0xff))), wh = (w - wl) / 256; // |w| <= 2048 for CUBIC
+                    const int32_t w = win.w[k];
+                    const int32_t wl = int32_t(int8_t(uint8_t(w & 0xff))), wh = (w - wl) / 256; // |w| < 4096
                     l |= (uint32_t(wl) & 0xffu) << (8 * k);
                     h8 |= (uint32_t(wh) & 0xffu) << (8 * k);
                 }
@@ -338,13 +355,16 @@ template <int CT, int P, bool Pairs = false> struct CubicThread {
 
     // Phase 3: the destination row whose last tap is the item in window slot S (its taps: the window's 4 items,
     // oldest first), stored from `out` (the row's strip column 0) on.
-    template <int S> CVK_CUBIC_HD void emit(const CubicRowEntry &e, uint8_t *out) const {
+    template <int S> CVK_CUBIC_HD void emit(const CubicRowEntry e, uint8_t *out) const {
+        // e by value: the stores are uint8_t stores, which may alias the shared table, so the weights of a reference
+        // were loaded again after every store (16 shared loads an emit where 1 is enough).
         constexpr int r0 = (S + 1) % kCubicWindow, r1 = (S + 2) % kCubicWindow, r2 = (S + 3) % kCubicWindow;
         const bool aligned = (reinterpret_cast<uintptr_t>(out) & 3) == 0;
+        const bool whole = col0 + 32 * (P - 1) < w; // every pixel of the thread lies in the strip
         CVK_CUBIC_UNROLL
         for (int j = 0; j < P; ++j) {
             const int32_t x = col0 + 32 * j;
-            if (x >= w) continue;
+            if (!whole && x >= w) continue;
             uint32_t v[CT];
             CVK_CUBIC_UNROLL
             for (int c = 0; c < CT; ++c)

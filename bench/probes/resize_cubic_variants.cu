@@ -104,6 +104,11 @@ int main() {
         {"A10 P3 T224 x3 strips<=640", 2, 10, 640, 0},
         {"A10 P3 T224 x3 640 bands 32", 2, 10, 640, 32},
         {"A11 P4 T160 x4 ahead 6 <=640", 2, 11, 640, 0},
+        {"A12 P4 T160 x5 strips<=640", 2, 12, 640, 0},
+        {"A13 P4 T160 x4 ahead 8 <=640", 2, 13, 640, 0},
+        {"A13 P4 T160 x4 ahead 8 bands 32", 2, 13, 640, 32},
+        {"A14 P5 T128 x4 strips<=640", 2, 14, 640, 0},
+        {"A15 P5 T128 x4 ahead 6 <=640", 2, 15, 640, 0},
     };
     constexpr int kSets = 4;
     size_t maxSrc = 0, maxDst = 0;

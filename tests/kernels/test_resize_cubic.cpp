@@ -52,7 +52,9 @@ TEST_CASE("planResizeCubic: the benchmark's rows and what stays on the other pat
         {"CUBIC 1 channel", params(nhwc(kAligned, 32, 1080, 1920, 1), nhwc(kAligned, 32, 720, 1280, 1), kCubic), 1, true, 640, 2, 160},
         {"CUBIC 4 channels", params(nhwc(kAligned, 2, 1080, 1920, 4), nhwc(kAligned, 2, 720, 1280, 4), kCubic), 1, true, 640, 2, 160},
         {"CUBIC source not 4-byte aligned (the rows' strides are)", params(unaligned, to720, kCubic), 1, true, 640, 2, 160},
-        {"CUBIC 1x1 -> 7x5, rows padded to 4 bytes", params(nhwc(kAligned, 2, 1, 1, 3, 1), nhwc(kAligned, 2, 7, 5, 3), kCubic), 1, true, 5, 1, 32},
+        {"CUBIC 1x4 -> 7x5, rows padded to 4 bytes", params(nhwc(kAligned, 2, 1, 4, 3, 0), nhwc(kAligned, 2, 7, 5, 3), kCubic), 1, true, 5, 1, 32},
+        {"CUBIC 1x3: rows under cubicWindow's 4 pixels", params(nhwc(kAligned, 2, 1, 3, 3, 3), nhwc(kAligned, 2, 7, 5, 3), kCubic), 1, false, 0, 0, 0},
+        {"CUBIC 1x1 -> 7x5", params(nhwc(kAligned, 2, 1, 1, 3, 1), nhwc(kAligned, 2, 7, 5, 3), kCubic), 1, false, 0, 0, 0},
         {"CUBIC -> 224x224 (factor 8.6 across)", params(src, to224, kCubic), 1, false, 0, 0, 0},
         {"CUBIC factor 4.5 down, 1.5 across", params(src, nhwc(kAligned, 32, 240, 1280, 3), kCubic), 1, false, 0, 0, 0},
         {"CUBIC source rows padded by 3 bytes", params(nhwc(kAligned, 2, 100, 100, 3, 3), nhwc(kAligned, 2, 77, 61, 3), kCubic), 1, false, 0, 0, 0},
@@ -68,7 +70,10 @@ TEST_CASE("planResizeCubic: the benchmark's rows and what stays on the other pat
         {"aligned variant, rows of 100 x 3 bytes: variant 2 instead", params(nhwc(kAligned, 2, 100, 100, 3), nhwc(kAligned, 2, 77, 61, 3), kCubic), 4, true,
          61, 1, 32},
         {"bench, aligned: 3 pixels, 224 threads", params(src, to720, kCubic), 10, true, 640, 2, 224},
-        {"no such variant", params(src, to720, kCubic), 12, false, 0, 0, 0},
+        {"bench, aligned: 4 pixels, 160 threads, 5 blocks per SM", params(src, to720, kCubic), 12, true, 640, 2, 160},
+        {"bench, aligned: 4 pixels, 160 threads, 8 items in flight", params(src, to720, kCubic), 13, true, 640, 2, 160},
+        {"bench, aligned: 5 pixels, 128 threads", params(src, to720, kCubic), 14, true, 640, 2, 128},
+        {"no such variant", params(src, to720, kCubic), 16, false, 0, 0, 0},
     };
     for (const PlanRow &r : rows) {
         INFO(r.what);
@@ -145,7 +150,8 @@ struct BlockRow {
 };
 
 // The kernel variants' pixels per thread and staging (resize_cubic.cu's kCubicVariants): 4 on are the aligned ones.
-constexpr int kVariantPixels[] = {2, 4, 4, 4, 2, 2, 4, 4, 1, 2, 3, 4};
+constexpr int kVariantPixels[] = {2, 4, 4, 4, 2, 2, 4, 4, 1, 2, 3, 4, 4, 4, 5, 5}; // resize_cubic.cu's kCubicVariants
+static_assert(sizeof(kVariantPixels) / sizeof(kVariantPixels[0]) == 16, "one entry per variant");
 constexpr bool variantAligned(int32_t v) { return v >= 4; }
 
 template <int CT, int P, bool A, int S> void filter(std::vector<CubicThread<CT, P, A>> &threads, const uint8_t *slot) {
@@ -241,6 +247,8 @@ void runVariant(int32_t c, const cvk::ResizeParams &p, const Mapping &m, const c
         runCubicFor<2, true>(c, p, m, s);
     } else if (P == 3) {
         runCubicFor<3, true>(c, p, m, s);
+    } else if (P == 5) {
+        runCubicFor<5, true>(c, p, m, s);
     } else {
         runCubicFor<4, true>(c, p, m, s);
     }
@@ -264,8 +272,9 @@ TEST_CASE("separable CUBIC path: every block equals the per-pixel sampler byte f
         {"4x down", 2, 40, 80, 3, 10, 20, 1, 0, 0, 0, 0, 2, 0, false},
         {"2.6x up, 1.3x down, source 1 byte off, rows padded by 1", 2, 97, 41, 3, 250, 31, 1, 1, 0, 1, 0, 6, 0, false},
         {"odd 333x517 -> 211x290, 3 channels, padded rows", 1, 333, 517, 3, 211, 290, 0, 1, 3, 0, 0, 3, 0, false},
-        {"1x1 -> 7x5, 3 channels, rows padded to 4 bytes", 2, 1, 1, 3, 7, 5, 1, 1, 0, 0, 0, 3, 0, false},
-        {"1x1 -> 1x1, 4 channels", 2, 1, 1, 4, 1, 1, 1, 0, 0, 0, 0, 1, 0, false},
+        {"1x4 -> 7x5, 3 channels (every window the whole row)", 2, 1, 4, 3, 7, 5, 1, 0, 0, 0, 0, 3, 0, false},
+        {"1x4 -> 1x1, 4 channels", 2, 1, 4, 4, 1, 1, 1, 0, 0, 0, 0, 1, 0, false},
+        {"5x5 -> 17x3, 1 channel, rows padded by 3 (both borders in one window)", 2, 5, 5, 1, 17, 3, 1, 3, 0, 0, 0, 2, 0, false},
         {"same size, 1 channel, rows padded by 1", 2, 19, 23, 1, 19, 23, 1, 1, 2, 2, 2, 4, 0, false},
         {"300 rows in one block (bands of kCubicMaxBandRows)", 1, 450, 20, 1, 300, 20, 2, 0, 0, 0, 0, 1, 0, false},
         {"4001 wide -> 3000 (several strips), 1 channel", 1, 4, 4001, 1, 3, 3000, 0, 3, 0, 0, 0, 2, 0, false},
@@ -281,6 +290,10 @@ TEST_CASE("separable CUBIC path: every block equals the per-pixel sampler byte f
         {"aligned: 300 rows in one block", 1, 450, 16, 1, 300, 20, 9, 0, 0, 0, 0, 1, 0, true},
         {"aligned: 1.5x down, 3 pixels, bands across images", 3, 108, 192, 3, 72, 128, 10, 0, 0, 0, 0, 5, 0, true},
         {"aligned: 2x down, 4 channels, 6 ahead", 2, 40, 64, 4, 20, 32, 11, 0, 0, 0, 0, 3, 0, true},
+        {"aligned: 1.5x down, 4 pixels, 5 blocks per SM", 3, 108, 192, 3, 72, 128, 12, 0, 0, 0, 0, 7, 0, true},
+        {"aligned: 2x up, 1 channel, 8 ahead, narrow strips", 2, 27, 48, 1, 54, 96, 13, 0, 0, 0, 0, 5, 40, true},
+        {"aligned: 1.5x down, 5 pixels, bands across images", 3, 108, 192, 3, 72, 128, 14, 0, 0, 0, 0, 7, 0, true},
+        {"aligned: 2x up, 4 channels, 5 pixels, 6 ahead, unaligned destination", 2, 21, 32, 4, 42, 64, 15, 0, 1, 0, 2, 4, 0, true},
         {"aligned: 2x up, 3 channels, 3 pixels, destination 1 byte off", 2, 27, 48, 3, 54, 96, 10, 0, 0, 0, 1, 5, 0, true},
         {"aligned variant on 517 x 3 bytes a row (+ 1 of padding): variant 2", 1, 33, 517, 3, 21, 290, 4, 1, 0, 0, 0, 3, 0, false},
         {"aligned variant on a source 4 bytes off: variant 2", 2, 21, 32, 4, 42, 64, 6, 0, 0, 4, 0, 3, 0, false},

@@ -452,7 +452,7 @@ class CudaArray:
     keeps the exact dtype and the layout. Keeps the tensor and the advertised stream alive.
     """
 
-    __slots__ = ("tensor", "_cai", "_writer", "_interface", "_read")
+    __slots__ = ("tensor", "_cai", "_writer", "_base", "_stream", "_interface", "_read")
 
     def __init__(self, tensor: Tensor, base, writer, stream: Optional[int]) -> None:
         # base: (the tensor's CAI struct with stream None, shape, typestr, data, strides), made once per tensor. The
@@ -460,21 +460,21 @@ class CudaArray:
         self.tensor = tensor
         self._cai = base[0]
         self._writer = writer  # the advertised stream must outlive every consumer of this dict (CAI v3)
+        self._base = base
+        self._stream = stream
+        self._interface: Optional[Dict[str, Any]] = None  # made on first read: an export handed on unread needs none
         self._read = False
-        self._interface: Dict[str, Any] = {
-            "shape": base[1],
-            "typestr": base[2],
-            "data": base[3],
-            "version": 3,
-            "strides": base[4],
-            "stream": stream,
-        }
 
     @property
     def __cuda_array_interface__(self) -> Dict[str, Any]:
-        """The CAI dict. Reading it marks the export as consumed (see ``__del__``)."""
+        """The CAI dict (the same object on every read). Reading it marks the export as consumed (see ``__del__``)."""
+        interface = self._interface
+        if interface is None:
+            base = self._base
+            interface = self._interface = {"shape": base[1], "typestr": base[2], "data": base[3], "version": 3,
+                                           "strides": base[4], "stream": self._stream}
         self._read = True
-        return self._interface
+        return interface
 
     def __del__(self) -> None:
         # The consumer (torch.as_tensor keeps this object as its tensor's owner) drops it right after queuing reads
