@@ -308,8 +308,9 @@ struct FusedStagedShape {
 // Whether the staged path takes p, and its geometry for `variant` (the probe's variants; -1: none, the pair path):
 // what fusedPairsTake takes, with the source's data, row and image strides multiples of 16 bytes, a staged segment
 // inside the row's bytes (a crop away from the right border: stagedSegment's words past the last tap lie in the row)
-// and depth * 2 * rows segments within 48 KiB of shared memory (fewer rows when they do not fit). Exact: the values of the
-// pair path bit for bit. Pure host arithmetic.
+// and depth * 2 * rows segments within 48 KiB of shared memory (fewer rows when they do not fit); the amortized variants
+// also a crop at most 256 threads x pixels wide, the row-tap table inside the 48 KiB and fewer than 2^30 crop rows in the
+// batch. Exact: the values of the pair path bit for bit. Pure host arithmetic.
 // kFusedStagedVariant is launchResizeFused's choice: variant 2 (blocks of 64 threads, one crop row each, 4 pixels a
 // thread), the fastest staged variant of bench/probes/fused_paths.cu on an H200 (µs, 3-channel uint8 LINEAR sources,
 // float32 NCHW out unless stated; staged 2 / the pair path): the ImageNet chain 32x1080x1920 -> 256 -> crop 224 30.0 /

@@ -370,7 +370,7 @@ constexpr StagedVariant kFusedStagedVariants[] = {
     {0, 1, 1, 4, 3, 1, 0}, // three stages, one wave
     {0, 1, 1, 4, 1, 1, 8}, // one stage, 8 items a block (the resident blocks' latencies overlap instead)
     {0, 1, 1, 4, 1, 1, 4}, // one stage, 4 items a block
-    {0, 1, 1, 4, 2, 1, 8}, // two stages, 8 items a block (more blocks than resident: no wave-sized tail)
+    {0, 1, 1, 4, 2, 1, 2}, // two stages, 2 items a block (about 3 waves of blocks: the hardware balances the tail)
     {0, 1, 1, 8, 2, 1, 0}, // 8 pixels a thread (32-byte stores, half the threads), two stages, one wave
     {0, 1, 1, 8, 3, 1, 0}, // 8 pixels a thread, three stages, one wave
 };
