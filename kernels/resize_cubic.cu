@@ -58,8 +58,8 @@ __global__ void __launch_bounds__(kCubicVariants[V].threads, kCubicVariants[V].b
     CubicThread<CT, kCubicVariants[V].pixels, kAligned> th;
     th.init(m, st, static_cast<int32_t>((reinterpret_cast<uintptr_t>(p.src.data) + uintptr_t(st.b0)) & (kAligned ? 15u : 3u)), tid);
     auto issue = [&](CubicWalk &walk, const CubicBand &b, uint8_t *slot) {
-        if constexpr (kAligned) cubicIssueAligned(p, m, st, b, CT, walk, slot, tid, copiers);
-        else cubicIssue(p, m, st, b, CT, walk, slot, tid, copiers);
+        if constexpr (kAligned) cubicIssueAligned(p, m, st, b, walk, slot, tid, copiers);
+        else cubicIssue(p, m, st, b, walk, slot, tid, copiers);
     };
     auto words = [&](const uint8_t *slot) {
         if constexpr (kAligned) return reinterpret_cast<const uint32_t *>(slot);

@@ -209,7 +209,7 @@ CVK_CUBIC_HD int cubicCopyThreads(const CubicStrip &s, int nthreads) {
 // Phase 1 of an item: its row's span into `slot` from byte kCubicLead + shift on (shift: bandShift, which thread 0
 // writes to the slot's first word: the lead's first 8 bytes hold no pixel), by the threads below cubicCopyThreads;
 // every thread's walk steps to the next item.
-CVK_CUBIC_HD void cubicIssue(const ResizeParams &p, const Mapping &m, const CubicStrip &s, const CubicBand &b, int32_t C, CubicWalk &walk,
+CVK_CUBIC_HD void cubicIssue(const ResizeParams &p, const Mapping &m, const CubicStrip &s, const CubicBand &b, CubicWalk &walk,
                              uint8_t *slot, int tid, int nthreads) {
     if (tid >= nthreads) return advance(b, walk);
     const int32_t y = clampIndex(walk.v, m.y.src);
@@ -224,7 +224,7 @@ CVK_CUBIC_HD void cubicIssue(const ResizeParams &p, const Mapping &m, const Cubi
 // byte b0 lies at the same place of every slot, kCubicLead + (b0 & 15), and every chunk that holds a byte of the
 // span lies inside the row): the span's chunks by cp.async at offsets fixed for the strip, no partial chunk, no
 // shift word.
-CVK_CUBIC_HD void cubicIssueAligned(const ResizeParams &p, const Mapping &m, const CubicStrip &s, const CubicBand &b, int32_t C, CubicWalk &walk,
+CVK_CUBIC_HD void cubicIssueAligned(const ResizeParams &p, const Mapping &m, const CubicStrip &s, const CubicBand &b, CubicWalk &walk,
                                     uint8_t *slot, int tid, int nthreads) {
     if (tid >= nthreads) return advance(b, walk);
     const int32_t y = clampIndex(walk.v, m.y.src);

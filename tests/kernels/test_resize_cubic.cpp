@@ -196,8 +196,8 @@ template <int CT, int P, bool A> void runCubic(const cvk::ResizeParams &p, const
                 const CubicWalk before = walk;
                 for (int tid = 0; tid < nthreads; ++tid) {
                     walk = before;
-                    if (A) cubicIssueAligned(p, m, st, b, CT, walk, slots + (i % kSlots) * s.slotPitch, tid, copiers);
-                    else cubicIssue(p, m, st, b, CT, walk, slots + (i % kSlots) * s.slotPitch, tid, copiers);
+                    if (A) cubicIssueAligned(p, m, st, b, walk, slots + (i % kSlots) * s.slotPitch, tid, copiers);
+                    else cubicIssue(p, m, st, b, walk, slots + (i % kSlots) * s.slotPitch, tid, copiers);
                 }
             };
             int32_t e = 0, dy = b.dy0;
