@@ -298,26 +298,20 @@ struct FusedStagedShape {
     int32_t bx, by, rows, pixels;
     int32_t depth;            // stages a block holds: 1 (one item a block) or 2 (one wave of blocks over the items)
     int32_t segLo, segChunks; // bytes from a row's start, 16-byte chunks
-    int32_t smemBytes;        // depth stages of 2 * rows segments, then tableBytes
+    int32_t smemBytes;        // depth stages of 2 * rows segments
     int64_t bands, items;     // bands of `rows` crop rows an image; items = images x bands
-    // The amortized kernel (amortized = 1; 0: fusedStagedKernel): one crop row an item, each thread's column taps
-    // computed once for the whole kernel, the crop's row taps once a block into a table of tableBytes (16 a crop
-    // row) after the stages, items < 2^30; perBlock items a block (the grid cut by it), 0: one wave of resident blocks.
-    int32_t amortized, perBlock, tableBytes;
 };
 // Whether the staged path takes p, and its geometry for `variant` (the probe's variants; -1: none, the pair path):
 // what fusedPairsTake takes, with the source's data, row and image strides multiples of 16 bytes, a staged segment
 // inside the row's bytes (a crop away from the right border: stagedSegment's words past the last tap lie in the row)
-// and depth * 2 * rows segments within 48 KiB of shared memory (fewer rows when they do not fit); the amortized variants
-// also a crop at most 256 threads x pixels wide, the row-tap table inside the 48 KiB and fewer than 2^30 crop rows in the
-// batch. Exact: the values of the pair path bit for bit. Pure host arithmetic.
+// and depth * 2 * rows segments within 48 KiB of shared memory (fewer rows when they do not fit). Exact: the values of the
+// pair path bit for bit. Pure host arithmetic.
 // kFusedStagedVariant is launchResizeFused's choice: variant 2 (blocks of 64 threads, one crop row each, 4 pixels a
 // thread), the fastest staged variant of bench/probes/fused_paths.cu on an H200 (µs, 3-channel uint8 LINEAR sources,
 // float32 NCHW out unless stated; staged 2 / the pair path): the ImageNet chain 32x1080x1920 -> 256 -> crop 224 30.0 /
 // 30.0 (float16 27.9 / 29.1), 64x720x1280 44.6 / 50.8, 32x480x640 20.7 / 26.7; with 4 channels the pair path's
 // whole-pixel words win (16x1080x1920x4 21.4 / 19.8), so launchResizeFused stages 1 to 3 channels only. -1 returns every
-// shape to the pair path. Variants 7 to 13 are the amortized kernel (FusedStagedShape::amortized), not yet measured:
-// the lead picks from the probe's H200 figures.
+// shape to the pair path.
 constexpr int32_t kFusedStagedVariant = 2;
 int32_t fusedStagedVariantCount();
 bool planFusedStaged(const FusedParams &p, FusedStagedShape &shape, int32_t variant);

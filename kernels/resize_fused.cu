@@ -233,115 +233,6 @@ __global__ void __launch_bounds__(256) fusedStagedKernel(FusedParams p, Mapping 
     }
 }
 
-// The amortized staged kernel (FusedStagedShape::amortized): fusedStagedKernel's copies and arithmetic, with the
-// setup it repeats for every item done once. Nsight Compute found fusedStagedKernel (variant 2) at ~290 thread
-// instructions per output pixel on the ImageNet chain, most of them per-item setup: the column taps in double for
-// every item, the 64-bit item division, the row taps. Here an item is one crop row (its two source rows' segments);
-// every item has the same crop columns, so a thread's P columns' taps (offset, w0, w1) are computed once and held in
-// registers (one column group a thread: the plan fits the block to the crop's width); the crop's row taps are
-// computed once a block into a shared table; the item's image and row come from one 32-bit division. Depth stages
-// in a ring: the copies of the next Depth - 1 items are in flight while one is sampled.
-__device__ __forceinline__ void stageAmortItem(const FusedParams &p, const FusedStagedShape &s, const int4 *taps, uint4 *slot0, int32_t item,
-                                               int32_t h) {
-    const uint32_t n = static_cast<uint32_t>(item) / static_cast<uint32_t>(h);
-    const int4 t = taps[item - static_cast<int32_t>(n) * h];
-    const char *image = p.src.data + int64_t(n) * p.src.stride[kN] + s.segLo;
-    const char *row0 = image + int64_t(t.x) * p.src.stride[kH], *row1 = image + int64_t(t.y) * p.src.stride[kH];
-    uint4 *slot1 = slot0 + s.segChunks;
-    for (int k = threadIdx.x; k < s.segChunks; k += blockDim.x) {
-        bandCopy16(reinterpret_cast<uint8_t *>(slot0 + k), reinterpret_cast<const uint8_t *>(row0 + 16 * k));
-        bandCopy16(reinterpret_cast<uint8_t *>(slot1 + k), reinterpret_cast<const uint8_t *>(row1 + 16 * k));
-    }
-}
-
-template <bool Half, int C, int P>
-__device__ __forceinline__ void sampleAmortItem(const FusedParams &p, const FusedStagedShape &s, const int4 *taps, const uint4 *stage,
-                                                int32_t item, int32_t h, int32_t x0, const int32_t (&offset)[P], const int32_t (&w0)[P],
-                                                const int32_t (&w1)[P]) {
-    constexpr int64_t kElem = Half ? 2 : 4;
-    const int32_t w = static_cast<int32_t>(p.dst.shape[kW]);
-    if (x0 >= w) return;
-    const uint32_t n = static_cast<uint32_t>(item) / static_cast<uint32_t>(h);
-    const int32_t y = item - static_cast<int32_t>(n) * h;
-    const int4 t = taps[y];
-    const PairTaps ty{t.x, t.y, t.z, t.w};
-    const auto *slot0 = reinterpret_cast<const uint32_t *>(stage);
-    const uint32_t *slot1 = slot0 + 4 * s.segChunks;
-    float v[P][C];
-#pragma unroll
-    for (int j = 0; j < P; ++j) pairValues<C>(stagedPair<C>(slot0, offset[j]), stagedPair<C>(slot1, offset[j]), PairTaps{0, 0, w0[j], w1[j]}, ty, p.srcCast, v[j]);
-    char *row = p.dst.data + int64_t(n) * p.dst.stride[kN] + int64_t(y) * p.dst.stride[kH] + int64_t(x0) * p.dst.stride[kW];
-    const bool planar = p.dst.stride[kW] == kElem;
-#pragma unroll
-    for (int o = 0; o < C; ++o) {
-        float q[P];
-#pragma unroll
-        for (int j = 0; j < P; ++j) q[j] = fusedValue(p, o, p.reverseChannels ? v[j][C - 1 - o] : v[j][o]);
-        char *out = row + o * p.dst.stride[kC];
-        if (planar && x0 + P <= w && (reinterpret_cast<uintptr_t>(out) & (P * kElem - 1)) == 0) {
-            storeOutRun<Half, P>(out, q);
-        } else {
-#pragma unroll
-            for (int j = 0; j < P; ++j)
-                if (x0 + j < w) storeOut<Half>(out + j * p.dst.stride[kW], q[j]);
-        }
-    }
-}
-
-template <bool Half, int C, int P, int Depth>
-__global__ void __launch_bounds__(256) fusedStagedAmortKernel(FusedParams p, Mapping m, FusedStagedShape s) {
-    extern __shared__ uint4 stage[];
-    const int32_t w = static_cast<int32_t>(p.dst.shape[kW]), h = static_cast<int32_t>(p.dst.shape[kH]);
-    const int32_t items = static_cast<int32_t>(s.items), itemChunks = 2 * s.segChunks, step = static_cast<int32_t>(gridDim.x);
-    int4 *taps = reinterpret_cast<int4 *>(stage + Depth * itemChunks);
-    for (int32_t y = threadIdx.x; y < h; y += blockDim.x) {
-        const PairTaps t = pairTaps(m.y, y + p.cropY);
-        taps[y] = make_int4(t.i0, t.i1, t.w0, t.w1);
-    }
-    const int32_t x0 = static_cast<int32_t>(threadIdx.x) * P;
-    int32_t offset[P], w0[P], w1[P];
-#pragma unroll
-    for (int j = 0; j < P; ++j) {
-        const PairTaps tx = pairTaps(m.x, min(x0 + j, w - 1) + p.cropX);
-        offset[j] = tx.i0 * C - s.segLo;
-        w0[j] = tx.w0;
-        w1[j] = tx.w1;
-    }
-    __syncthreads(); // the table is written
-    int32_t item = static_cast<int32_t>(blockIdx.x);
-    if constexpr (Depth == 1) {
-        for (; item < items; item += step) {
-            stageAmortItem(p, s, taps, stage, item, h);
-            bandCommit();
-            bandWait<0>();
-            __syncthreads();
-            sampleAmortItem<Half, C, P>(p, s, taps, stage, item, h, x0, offset, w0, w1);
-            __syncthreads(); // the stage is read before the next item's copies
-        }
-    } else {
-        // Items item + k * step (k < Depth - 1) go to stages k; item i's stage is its index along the block's walk
-        // modulo Depth. Each iteration waits for its item's group (the oldest of Depth - 1), then, past the barrier
-        // that says every thread has read the previous item's stage, issues the copies of the item Depth - 1 ahead
-        // into that stage.
-#pragma unroll
-        for (int k = 0; k < Depth - 1; ++k) {
-            const int32_t ahead = item + k * step;
-            if (ahead < items) stageAmortItem(p, s, taps, stage + k * itemChunks, ahead, h);
-            bandCommit();
-        }
-        for (int buffer = 0; item < items; item += step) {
-            bandWait<Depth - 2>();
-            __syncthreads();
-            const int32_t ahead = item + (Depth - 1) * step;
-            const int previous = buffer == 0 ? Depth - 1 : buffer - 1;
-            if (ahead < items) stageAmortItem(p, s, taps, stage + previous * itemChunks, ahead, h);
-            bandCommit();
-            sampleAmortItem<Half, C, P>(p, s, taps, stage + buffer * itemChunks, item, h, x0, offset, w0, w1);
-            buffer = buffer == Depth - 1 ? 0 : buffer + 1;
-        }
-    }
-}
-
 // The staged path's variants (FusedStagedShape: bx, by, rows, pixels, depth), at most 256 threads and 48 KiB of
 // shared memory a block. Shared memory decides residency: the ImageNet chain's segments are 5040 bytes, so 4 rows
 // stage 40 KiB and 5 blocks fit an SM (4 by registers at 256 threads), each depth-1 variant about 20 crop rows
@@ -355,24 +246,15 @@ __global__ void __launch_bounds__(256) fusedStagedAmortKernel(FusedParams p, Map
 // figures in resize.hpp) it ties the pair path on that chain and wins on 64x720x1280 and 32x480x640.
 struct StagedVariant {
     int32_t bx, by, rows, pixels, depth;
-    int32_t amortized, perBlock; // FusedStagedShape's; amortized variants fit bx to the crop's width (bx 0 here)
 };
 constexpr StagedVariant kFusedStagedVariants[] = {
-    {64, 4, 4, 4, 1, 0, 0}, // 256 threads, 4 crop rows a block
-    {64, 2, 2, 4, 1, 0, 0}, // 128 threads, 2 rows
-    {64, 1, 1, 4, 1, 0, 0}, // 64 threads, 1 row
-    {32, 4, 4, 8, 1, 0, 0}, // 128 threads, 4 rows, 8 pixels a thread
-    {64, 2, 2, 4, 2, 0, 0}, // 128 threads, 2 rows a stage, two stages, one wave of blocks
-    {64, 1, 1, 4, 2, 0, 0}, // 64 threads, 1 row a stage, two stages
-    {32, 2, 2, 8, 2, 0, 0}, // 64 threads, 2 rows a stage, 8 pixels a thread, two stages
-    // Amortized (fusedStagedAmortKernel): one crop row an item, threads = the crop's width / pixels rounded up to 32.
-    {0, 1, 1, 4, 2, 1, 0}, // 4 pixels a thread, two stages, one wave of resident blocks
-    {0, 1, 1, 4, 3, 1, 0}, // three stages, one wave
-    {0, 1, 1, 4, 1, 1, 8}, // one stage, 8 items a block (the resident blocks' latencies overlap instead)
-    {0, 1, 1, 4, 1, 1, 4}, // one stage, 4 items a block
-    {0, 1, 1, 4, 2, 1, 2}, // two stages, 2 items a block (about 3 waves of blocks: the hardware balances the tail)
-    {0, 1, 1, 8, 2, 1, 0}, // 8 pixels a thread (32-byte stores, half the threads), two stages, one wave
-    {0, 1, 1, 8, 3, 1, 0}, // 8 pixels a thread, three stages, one wave
+    {64, 4, 4, 4, 1}, // 256 threads, 4 crop rows a block
+    {64, 2, 2, 4, 1}, // 128 threads, 2 rows
+    {64, 1, 1, 4, 1}, // 64 threads, 1 row
+    {32, 4, 4, 8, 1}, // 128 threads, 4 rows, 8 pixels a thread
+    {64, 2, 2, 4, 2}, // 128 threads, 2 rows a stage, two stages, one wave of blocks
+    {64, 1, 1, 4, 2}, // 64 threads, 1 row a stage, two stages
+    {32, 2, 2, 8, 2}, // 64 threads, 2 rows a stage, 8 pixels a thread, two stages
 };
 constexpr int32_t kStagedVariantCount = int32_t(sizeof(kFusedStagedVariants) / sizeof(kFusedStagedVariants[0]));
 static_assert(kFusedStagedVariant >= -1 && kFusedStagedVariant < kStagedVariantCount, "kFusedStagedVariant names a variant or -1");
@@ -388,25 +270,7 @@ template <bool Half> constexpr std::array<StagedByPixels, kFusedMaxChannels> sta
     return {stagedPixelRows<Half, 1>(), stagedPixelRows<Half, 2>(), stagedPixelRows<Half, 3>(), stagedPixelRows<Half, 4>()};
 }
 const std::array<std::array<StagedByPixels, kFusedMaxChannels>, 2> kStagedKernels = {stagedChannelRows<false>(), stagedChannelRows<true>()};
-// kAmortKernels[half][channels - 1][pixels 4, 8][depth - 1]: every entry filled.
-constexpr int kAmortMaxDepth = 3;
-using AmortByPixels = std::array<std::array<StagedKernel, kAmortMaxDepth>, 2>;
-template <bool Half, int C> constexpr AmortByPixels amortPixelRows() {
-    return {{{&fusedStagedAmortKernel<Half, C, 4, 1>, &fusedStagedAmortKernel<Half, C, 4, 2>, &fusedStagedAmortKernel<Half, C, 4, 3>},
-             {&fusedStagedAmortKernel<Half, C, 8, 1>, &fusedStagedAmortKernel<Half, C, 8, 2>, &fusedStagedAmortKernel<Half, C, 8, 3>}}};
-}
-template <bool Half> constexpr std::array<AmortByPixels, kFusedMaxChannels> amortChannelRows() {
-    return {amortPixelRows<Half, 1>(), amortPixelRows<Half, 2>(), amortPixelRows<Half, 3>(), amortPixelRows<Half, 4>()};
-}
-const std::array<std::array<AmortByPixels, kFusedMaxChannels>, 2> kAmortKernels = {amortChannelRows<false>(), amortChannelRows<true>()};
-static_assert([] {
-    for (const StagedVariant &v : kFusedStagedVariants)
-        if ((v.pixels != 4 && v.pixels != 8) || v.depth < 1 || v.depth > (v.amortized ? kAmortMaxDepth : 2)) return false;
-    return true;
-}(), "every variant has a kernel");
-
 StagedKernel stagedKernelOf(const FusedParams &p, const FusedStagedShape &s) {
-    if (s.amortized) return kAmortKernels[p.halfOut][p.src.shape[kC] - 1][s.pixels == 8][s.depth - 1];
     return kStagedKernels[p.halfOut][p.src.shape[kC] - 1][s.pixels == 8][s.depth - 1];
 }
 
@@ -466,25 +330,17 @@ bool planFusedStaged(const FusedParams &p, FusedStagedShape &shape, int32_t vari
     const StagedSegment seg = stagedSegmentOf(c, pairTaps(x, p.cropX).i0, pairTaps(x, p.cropX + static_cast<int32_t>(p.dst.shape[kW]) - 1).i0);
     if (seg.hi > rowBytes) return false;
     const StagedVariant &v = kFusedStagedVariants[variant];
-    const int64_t chunks = (seg.hi - seg.lo) / 16;
-    // The amortized kernel: one column group a thread (at most 256 threads), a 16-byte row-tap entry a crop row.
-    const int64_t bx = v.amortized ? ((p.dst.shape[kW] + v.pixels - 1) / v.pixels + 31) & ~int64_t(31) : v.bx;
-    const int64_t tableBytes = v.amortized ? 16 * p.dst.shape[kH] : 0;
-    if (v.amortized && (bx > 256 || p.dst.shape[kN] * p.dst.shape[kH] > (int64_t(1) << 30))) return false;
-    const int64_t maxRows = (48 * 1024 - tableBytes) / (v.depth * 2 * 16 * chunks);
-    if (maxRows < 1 || (v.amortized && v.rows != 1)) return false;
+    const int64_t chunks = (seg.hi - seg.lo) / 16, maxRows = (48 * 1024) / (v.depth * 2 * 16 * chunks);
+    if (maxRows < 1) return false;
     shape.variant = variant;
-    shape.bx = static_cast<int32_t>(bx);
+    shape.bx = v.bx;
     shape.by = v.by;
     shape.rows = static_cast<int32_t>(std::min<int64_t>({v.rows, maxRows, p.dst.shape[kH]}));
     shape.pixels = v.pixels;
     shape.depth = v.depth;
     shape.segLo = static_cast<int32_t>(seg.lo);
     shape.segChunks = static_cast<int32_t>(chunks);
-    shape.amortized = v.amortized;
-    shape.perBlock = v.perBlock;
-    shape.tableBytes = static_cast<int32_t>(tableBytes);
-    shape.smemBytes = v.depth * 2 * shape.rows * shape.segChunks * 16 + shape.tableBytes;
+    shape.smemBytes = v.depth * 2 * shape.rows * shape.segChunks * 16;
     shape.bands = (p.dst.shape[kH] + shape.rows - 1) / shape.rows;
     shape.items = p.dst.shape[kN] * shape.bands;
     return true;
@@ -493,8 +349,8 @@ bool planFusedStaged(const FusedParams &p, FusedStagedShape &shape, int32_t vari
 cudaError_t launchResizeFusedStaged(const FusedParams &p, const FusedStagedShape &shape, cudaStream_t stream) {
     if (shape.items == 0) return cudaSuccess;
     const StagedKernel k = stagedKernelOf(p, shape);
-    int64_t blocks = shape.perBlock > 0 ? (shape.items + shape.perBlock - 1) / shape.perBlock : shape.items;
-    if (shape.amortized ? shape.perBlock == 0 : shape.depth > 1) {
+    int64_t blocks = shape.items;
+    if (shape.depth > 1) {
         int resident = 0;
         if (const cudaError_t err = residentResizeBlocks(reinterpret_cast<const void *>(k), shape.bx * shape.by, shape.smemBytes, resident);
             err != cudaSuccess)
@@ -532,8 +388,7 @@ cudaError_t launchResizeFused(const FusedParams &p, cudaStream_t stream) {
 cudaError_t preloadResizeFusedKernels() {
     cudaError_t err = preloadKernelTable(kKernels);
     if (err == cudaSuccess) err = preloadKernelTable(kPairKernels);
-    if (err == cudaSuccess) err = preloadKernelTable(kStagedKernels);
-    return err == cudaSuccess ? preloadKernelTable(kAmortKernels) : err;
+    return err == cudaSuccess ? preloadKernelTable(kStagedKernels) : err;
 }
 
 } // namespace cvk

@@ -78,10 +78,7 @@ std::vector<Variant> variantsOf(const FusedParams &p) {
             v.push_back({name, {}});
             continue;
         }
-        if (shape.amortized)
-            std::snprintf(name, sizeof name, "amort%d(%d,p%d,d%d,i%d)", i, shape.bx, shape.pixels, shape.depth, shape.perBlock);
-        else
-            std::snprintf(name, sizeof name, "staged%d(%dx%d,r%d,p%d,d%d)", i, shape.bx, shape.by, shape.rows, shape.pixels, shape.depth);
+        std::snprintf(name, sizeof name, "staged%d(%dx%d,r%d,p%d)", i, shape.bx, shape.by, shape.rows, shape.pixels);
         v.push_back({name, [shape](const FusedParams &q, cudaStream_t s) { CK(launchResizeFusedStaged(q, shape, s)); }});
     }
     return v;
@@ -150,7 +147,7 @@ int main() {
 
     bool failed = false;
     std::vector<unsigned char> ref;
-    std::printf("%-30s %-28s %9s %8s %10s\n", "case", "variant", "us", "x_copy", "mismatches");
+    std::printf("%-30s %-24s %9s %8s %10s\n", "case", "variant", "us", "x_copy", "mismatches");
     for (const Case &c : timed) {
         const int64_t elem = c.halfOut ? 2 : 4;
         const size_t dstBytes = size_t(c.n * c.c * c.crop * c.crop * elem);
@@ -159,16 +156,16 @@ int main() {
         // The source rows the crop's taps read: two per crop row, whole (an upper bound where rows are shared).
         const size_t readBytes = size_t(c.n * 2 * c.crop * c.w * c.c), copyBytes = std::min(maxCopy, (readBytes + dstBytes) / 2);
         const float tCopy = timeIt([&](int i) { CK(cudaMemcpyAsync(copyTo[i & 1], src[i % kSets], copyBytes, cudaMemcpyDeviceToDevice, st)); }, st);
-        std::printf("%-30s %-28s %9.1f %8.2f %10s\n", c.name, "copy", tCopy, 1.0, "-");
+        std::printf("%-30s %-24s %9.1f %8.2f %10s\n", c.name, "copy", tCopy, 1.0, "-");
         for (const Variant &v : variantsOf(ps[0])) {
             if (!v.run) {
-                std::printf("%-30s %-28s %9s %8s %10s\n", c.name, v.name.c_str(), "n/a", "-", "-");
+                std::printf("%-30s %-24s %9s %8s %10s\n", c.name, v.name.c_str(), "n/a", "-", "-");
                 continue;
             }
             const float t = timeIt([&](int i) { v.run(ps[i % kSets], st); }, st);
             const int64_t bad = mismatchesOf(v, ps[0], dstBytes, elem, dstRef, dstVar, ref, st);
             failed |= bad != 0;
-            std::printf("%-30s %-28s %9.1f %8.2f %10lld\n", c.name, v.name.c_str(), t, t / tCopy, (long long)bad);
+            std::printf("%-30s %-24s %9.1f %8.2f %10lld\n", c.name, v.name.c_str(), t, t / tCopy, (long long)bad);
         }
     }
     for (const Case &c : odd) {
@@ -177,12 +174,12 @@ int main() {
         const size_t dstBytes = size_t(p.dst.shape[kN] * p.dst.stride[kN]);
         for (const Variant &v : variantsOf(p)) {
             if (!v.run) {
-                std::printf("%-30s %-28s %9s %8s %10s\n", c.name, v.name.c_str(), "n/a", "-", "-");
+                std::printf("%-30s %-24s %9s %8s %10s\n", c.name, v.name.c_str(), "n/a", "-", "-");
                 continue;
             }
             const int64_t bad = mismatchesOf(v, p, dstBytes, elem, dstRef, dstVar, ref, st);
             failed |= bad != 0;
-            std::printf("%-30s %-28s %9s %8s %10lld\n", c.name, v.name.c_str(), "-", "-", (long long)bad);
+            std::printf("%-30s %-24s %9s %8s %10lld\n", c.name, v.name.c_str(), "-", "-", (long long)bad);
         }
     }
     CK(cudaStreamDestroy(st));
