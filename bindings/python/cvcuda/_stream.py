@@ -89,17 +89,14 @@ class Stream(metaclass=_StreamMeta):
         # One C call, which reuses a released stream of the device whose work has completed when there is one
         # (docs/streams.md). The handle is asked for only when needed (``handle``), which saves a call per stream.
         stream = _scratch.out
-        if device is None:  # the common call first: no index to resolve, nothing else to store
+        index = None if device is None else device_index(device, "cvcuda.Stream: device")
+        if index is None:
             status = _create(stream)
-            if status:
-                raise error_from_status(lib, status)
-            # Released by __del__ rather than ffi.gc: a second cdata object per stream cost about a fifth of Stream().
-            self._cv = self._release = stream[0]
-            return
-        index = device_index(device, "cvcuda.Stream: device")
-        status = _create(stream) if index is None else _create_on_device(index, ffi.NULL, stream)
+        else:
+            status = _create_on_device(index, ffi.NULL, stream)
         if status:
             raise error_from_status(lib, status)
+        # Released by __del__ rather than ffi.gc: a second cdata object per stream cost about a fifth of Stream().
         self._cv = self._release = stream[0]
         if index is not None:
             self._device = index
