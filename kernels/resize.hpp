@@ -282,10 +282,19 @@ struct FusedParams {
     float mean[kFusedMaxChannels], stddev[kFusedMaxChannels];
 };
 
-// Enqueues the fused pass on `stream` (never blocks the host): the staged path where planFusedStaged takes p with
-// kFusedStagedVariant and 1 to 3 channels, else the pair path where fusedPairsTake, else the general kernel (launchResizeFusedGeneral).
-// All compute the same values bit for bit.
+// Enqueues the fused pass on `stream` (never blocks the host): the staged path where fusedStagedPreferred(p) and
+// planFusedStaged takes p with kFusedStagedVariant, else the pair path where fusedPairsTake, else the general kernel
+// (launchResizeFusedGeneral). All compute the same values bit for bit.
 cudaError_t launchResizeFused(const FusedParams &p, cudaStream_t stream);
+// Whether launchResizeFused tries the staged path before the pair path: fusedPairsTake's shapes with 1 to 3 channels
+// and fewer than kFusedPairsFromScaleX source columns per resized column. Where the resize shrinks more across, the
+// pair path is faster. bench/probes/fused_paths.cu on an H200 (logs/probe-fused_paths-shapes.log), µs staged 2 / pair
+// path, uint8 LINEAR to float32 NCHW, 3 channels: columns 1920 -> 256 (7.5 a column: the ImageNet chain) 29.9 / 27.5,
+// 2560 -> 256 (10) 20.0 / 18.4, 1920 -> 320 (6) 45.8 / 39.9, 1920 -> 384 (5) 51.5 / 54.4, 1280 -> 256 (5) 44.6 / 47.3,
+// 640 -> 256 (2.5) 20.4 / 25.7; 4 channels, 1920 -> 256: 21.3 / 19.1 (the pair path's whole-pixel words).
+// Pure host arithmetic (CPU tests check the dispatch).
+constexpr int64_t kFusedPairsFromScaleX = 6;
+bool fusedStagedPreferred(const FusedParams &p);
 // Whether launchResizeFused takes the pair path (resize_fused_pairs.cuh) for p: OpenCV LINEAR (interp kLinear,
 // torchMode < 0) with packed source pixels (1 to 4 channels, stride[kW] == C and stride[kC] == 1), any row strides
 // and alignment. Pure host arithmetic (CPU tests check the dispatch).
@@ -308,10 +317,8 @@ struct FusedStagedShape {
 // pair path bit for bit. Pure host arithmetic.
 // kFusedStagedVariant is launchResizeFused's choice: variant 2 (blocks of 64 threads, one crop row each, 4 pixels a
 // thread), the fastest staged variant of bench/probes/fused_paths.cu on an H200 (µs, 3-channel uint8 LINEAR sources,
-// float32 NCHW out unless stated; staged 2 / the pair path): the ImageNet chain 32x1080x1920 -> 256 -> crop 224 30.0 /
-// 30.0 (float16 27.9 / 29.1), 64x720x1280 44.6 / 50.8, 32x480x640 20.7 / 26.7; with 4 channels the pair path's
-// whole-pixel words win (16x1080x1920x4 21.4 / 19.8), so launchResizeFused stages 1 to 3 channels only. -1 returns every
-// shape to the pair path.
+// float32 NCHW out: 64x720x1280 -> 256 -> crop 224 44.6, 32x480x640 20.2; residency caps by padding its shared
+// memory, 16 down to 6 blocks an SM, only slowed it). -1 returns every shape to the pair path.
 constexpr int32_t kFusedStagedVariant = 2;
 int32_t fusedStagedVariantCount();
 bool planFusedStaged(const FusedParams &p, FusedStagedShape &shape, int32_t variant);

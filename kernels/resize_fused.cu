@@ -35,7 +35,8 @@ template <bool Half> __device__ __forceinline__ void storeOut4(char *p, const fl
 }
 
 // P (4 or 8) consecutive pixels of one channel plane as 16-byte stores (8-byte for 4 halves), evict-first: nothing
-// in the pass reads them back.
+// in the pass reads them back (plain stores measured the same: 29.3 against 29.6 µs on the ImageNet chain,
+// logs/probe-fused_paths-plainstores.log, the probe with resize_fused.cu built with plain stores, against logs/probe-fused_paths-refstyle.log).
 template <bool Half, int P> __device__ __forceinline__ void storeOutRun(char *p, const float (&v)[P]) {
     static_assert(P == 4 || P == 8, "4 or 8 pixels");
     if constexpr (Half) {
@@ -100,37 +101,34 @@ template <int I, bool Half, int CT> __global__ void __launch_bounds__(kFusedBloc
         }
 }
 
-// The pair path (fusedPairsTake): one pixel per thread and warps along 32 consecutive pixels of one crop row, so
-// each load instruction of a warp reads one stretch of one source row (the general kernel's 8 x 32 threads put four
-// crop rows into each warp, so each of its load instructions reaches into four source rows) and each channel's store
-// into a planar output is one 128-byte line. A pixel reads each of its two source rows' pixel pairs as at most 3
-// aligned words, where the general kernel loads 12 bytes one by one. The column's taps are computed once per thread,
-// the row's once per row. bench/probes/fused_paths.cu times it against the general kernel.
-constexpr int kPairBlockX = 32, kPairBlockY = 8;
-// Crop rows per thread (the grid's y extent is cut by it; the kernel loops over rows grid-stride): measured on an H200
-// for the ImageNet chain of 32 x 1080x1920x3 (bench/probes/fused_paths.cu's shape) 31.8 µs with 1, 30.8 with 2,
-// 30.1 with 4, 36.6 with 7 (too few blocks); the general kernel 38.3.
-constexpr int kPairRowsPerThread = 4;
+// The pair path (fusedPairsTake): one pixel of one image per thread and warps along 32 consecutive pixels of one crop
+// row, so each load instruction of a warp reads one stretch of one source row and each channel's store into a planar
+// output is one 128-byte line. A pixel reads each of its two source rows' pixel pairs as at most 3 aligned words, both
+// rows' words in flight together (fetchPairs), where the general kernel loads 12 bytes one by one. No loops: the grid
+// covers the crop (launchResizeFusedPairs launches once per grid's worth of rows and images), which keeps the kernel in
+// 27-32 registers, so 16 blocks of 128 threads fill an SM. Measured on an H200, ImageNet chain of 32 x 1080x1920x3
+// (bench/probes/fused_paths.cu, logs/probe-fused_paths-refstyle.log and -shapes.log): 32 x 8 threads with 4 rows a
+// thread grid-stride (the shape before) 30.1 µs; grid-stride loops over rows and images in 32 x 4 blocks 30.8 (38
+// registers: 12 blocks an SM); the loop-free kernel in 32 x 4 blocks 27.5, in 32 x 8, 16 x 16 (the reference library's
+// block for its fused call) and 64 x 4 27.8-28.4.
+constexpr int kPairBlockX = 32, kPairBlockY = 4;
 
 template <bool Half, int C> __global__ void __launch_bounds__(kPairBlockX *kPairBlockY) fusedPairsKernel(FusedParams p, Mapping m) {
-    const int64_t w = p.dst.shape[kW], h = p.dst.shape[kH], nImages = p.dst.shape[kN];
-    const int64_t x = static_cast<int64_t>(blockIdx.x) * kPairBlockX + threadIdx.x;
-    if (x >= w) return;
-    const PairTaps tx = pairTaps(m.x, static_cast<int32_t>(x) + p.cropX);
+    const int32_t x = static_cast<int32_t>(blockIdx.x) * kPairBlockX + static_cast<int32_t>(threadIdx.x);
+    const int32_t y = static_cast<int32_t>(blockIdx.y) * kPairBlockY + static_cast<int32_t>(threadIdx.y);
+    if (x >= p.dst.shape[kW] || y >= p.dst.shape[kH]) return;
+    const int64_t n = blockIdx.z;
+    const PairTaps tx = pairTaps(m.x, x + p.cropX), ty = pairTaps(m.y, y + p.cropY);
     const int64_t rowBytes = int64_t(m.x.src) * C;
-    for (int64_t y = static_cast<int64_t>(blockIdx.y) * kPairBlockY + threadIdx.y; y < h; y += int64_t(gridDim.y) * kPairBlockY) {
-        const PairTaps ty = pairTaps(m.y, static_cast<int32_t>(y) + p.cropY);
-        for (int64_t n = blockIdx.z; n < nImages; n += gridDim.z) {
-            const char *image = p.src.data + n * p.src.stride[kN];
-            const PixelPair r0 = fetchPair<C>(reinterpret_cast<const uint8_t *>(image + ty.i0 * p.src.stride[kH]), rowBytes, tx.i0, tx.i1);
-            const PixelPair r1 = fetchPair<C>(reinterpret_cast<const uint8_t *>(image + ty.i1 * p.src.stride[kH]), rowBytes, tx.i0, tx.i1);
-            float v[C];
-            pairValues<C>(r0, r1, tx, ty, p.srcCast, v);
-            char *out = p.dst.data + n * p.dst.stride[kN] + y * p.dst.stride[kH] + x * p.dst.stride[kW];
+    const char *image = p.src.data + n * p.src.stride[kN];
+    PixelPair r0, r1;
+    fetchPairs<C>(reinterpret_cast<const uint8_t *>(image + ty.i0 * p.src.stride[kH]), reinterpret_cast<const uint8_t *>(image + ty.i1 * p.src.stride[kH]),
+                  rowBytes, tx.i0, tx.i1, r0, r1);
+    float v[C];
+    pairValues<C>(r0, r1, tx, ty, p.srcCast, v);
+    char *out = p.dst.data + n * p.dst.stride[kN] + int64_t(y) * p.dst.stride[kH] + int64_t(x) * p.dst.stride[kW];
 #pragma unroll
-            for (int o = 0; o < C; ++o) storeOut<Half>(out + o * p.dst.stride[kC], fusedValue(p, o, p.reverseChannels ? v[C - 1 - o] : v[o]));
-        }
-    }
+    for (int o = 0; o < C; ++o) storeOut<Half>(out + o * p.dst.stride[kC], fusedValue(p, o, p.reverseChannels ? v[C - 1 - o] : v[o]));
 }
 
 using Kernel = void (*)(FusedParams, Mapping);
@@ -373,14 +371,31 @@ cudaError_t launchResizeFusedGeneral(const FusedParams &p, cudaStream_t stream) 
 cudaError_t launchResizeFusedPairs(const FusedParams &p, cudaStream_t stream) {
     if (p.dst.shape[kN] == 0 || p.dst.shape[kH] == 0 || p.dst.shape[kW] == 0) return cudaSuccess;
     const Kernel k = kPairKernels[p.halfOut][p.src.shape[kC] - 1];
-    k<<<fusedGrid(p, kPairBlockX, int64_t(kPairBlockY) * kPairRowsPerThread), dim3(kPairBlockX, kPairBlockY), 0, stream>>>(p, mappingOf(p.src, p.resizeH, p.resizeW, p.interp));
-    return cudaGetLastError();
+    const Mapping m = mappingOf(p.src, p.resizeH, p.resizeW, p.interp);
+    // The kernel has no loops: one launch per grid's worth (65535 row tiles, 65535 images), each on its part of the crop
+    // (the taps follow cropY; the mapping is the whole resize's).
+    const int64_t rowsPerLaunch = int64_t(65535) * kPairBlockY, imagesPerLaunch = 65535;
+    for (int64_t n0 = 0; n0 < p.dst.shape[kN]; n0 += imagesPerLaunch)
+        for (int64_t y0 = 0; y0 < p.dst.shape[kH]; y0 += rowsPerLaunch) {
+            FusedParams q = p;
+            q.src.data += n0 * p.src.stride[kN];
+            q.dst.data += n0 * p.dst.stride[kN] + y0 * p.dst.stride[kH];
+            q.dst.shape[kN] = std::min(imagesPerLaunch, p.dst.shape[kN] - n0);
+            q.dst.shape[kH] = std::min(rowsPerLaunch, p.dst.shape[kH] - y0);
+            q.cropY = p.cropY + static_cast<int32_t>(y0);
+            k<<<fusedGrid(q, kPairBlockX, kPairBlockY), dim3(kPairBlockX, kPairBlockY), 0, stream>>>(q, m);
+            if (const cudaError_t err = cudaGetLastError(); err != cudaSuccess) return err;
+        }
+    return cudaSuccess;
+}
+
+bool fusedStagedPreferred(const FusedParams &p) {
+    return fusedPairsTake(p) && p.src.shape[kC] <= 3 && p.src.shape[kW] < kFusedPairsFromScaleX * int64_t(p.resizeW);
 }
 
 cudaError_t launchResizeFused(const FusedParams &p, cudaStream_t stream) {
     if (!fusedPairsTake(p)) return launchResizeFusedGeneral(p, stream);
-    // 4 channels: the pair path's whole-pixel words are faster (kFusedStagedVariant's figures).
-    if (FusedStagedShape shape{}; p.src.shape[kC] <= 3 && planFusedStaged(p, shape, kFusedStagedVariant))
+    if (FusedStagedShape shape{}; fusedStagedPreferred(p) && planFusedStaged(p, shape, kFusedStagedVariant))
         return launchResizeFusedStaged(p, shape, stream);
     return launchResizeFusedPairs(p, stream);
 }

@@ -71,6 +71,33 @@ CVK_UNROLL_PAIRS
     return pair;
 }
 
+// fetchPair of the same pixels x0, x1 in two rows, with every word of both rows loaded before any is shifted into
+// place: a thread then has both rows' loads in flight at once, where two fetchPair calls shift the first row's words
+// as soon as they arrive, ahead of the second row's loads (Nsight Compute's SASS of the pair kernel: one DRAM latency
+// after another). Where either row's words would reach outside it, both rows go through fetchPair.
+template <int C>
+CVK_PAIR_HD void fetchPairs(const uint8_t *row0, const uint8_t *row1, int64_t rowBytes, int32_t x0, int32_t x1, PixelPair &pair0, PixelPair &pair1) {
+    constexpr int kBytes = 2 * C, kMaxWords = (3 + kBytes + 3) / 4;
+    const bool adjacent = x1 == x0 + 1;
+    const PairWords w0 = adjacent ? pairWords(reinterpret_cast<uintptr_t>(row0), rowBytes, int64_t(x0) * C, kBytes) : PairWords{0, 0, 0};
+    const PairWords w1 = adjacent ? pairWords(reinterpret_cast<uintptr_t>(row1), rowBytes, int64_t(x0) * C, kBytes) : PairWords{0, 0, 0};
+    if (w0.words == 0 || w1.words == 0) {
+        pair0 = fetchPair<C>(row0, rowBytes, x0, x1);
+        pair1 = fetchPair<C>(row1, rowBytes, x0, x1);
+        return;
+    }
+    const uint8_t *q0 = row0 + w0.first, *q1 = row1 + w1.first;
+    uint32_t a0 = loadWord(q0), a1 = loadWord(q1);
+    uint32_t b0 = w0.words > 1 ? loadWord(q0 + 4) : 0u, b1 = w1.words > 1 ? loadWord(q1 + 4) : 0u;
+    uint32_t c0 = 0u, c1 = 0u;
+    if constexpr (kMaxWords > 2) {
+        if (w0.words > 2) c0 = loadWord(q0 + 8);
+        if (w1.words > 2) c1 = loadWord(q1 + 8);
+    }
+    pair0 = PixelPair{{funnelRight(a0, b0, static_cast<uint32_t>(w0.shift)), funnelRight(b0, c0, static_cast<uint32_t>(w0.shift))}};
+    pair1 = PixelPair{{funnelRight(a1, b1, static_cast<uint32_t>(w1.shift)), funnelRight(b1, c1, static_cast<uint32_t>(w1.shift))}};
+}
+
 // What a LINEAR tap pair of one axis needs: the two clamped source indices and their fixed-point weights, as
 // samplePixel computes them (linearTaps, clampIndex, fixedWeight).
 struct PairTaps {

@@ -120,11 +120,28 @@ template <int C> void checkPairs(int lead, int32_t width) {
         }
     // Rows of at least 4 pixels have interior pairs, which take words.
     if (width >= 4) CHECK(byWords > 0);
+    // fetchPairs of this row and one starting 0 to 3 bytes further (another alignment: words for one row, bytes for
+    // the other at the edges) equals fetchPair of each.
+    for (int skew = 0; skew < 4; ++skew) {
+        const uint8_t *other = row + skew - (lead + skew >= 4 ? 4 : 0); // stays inside the 8 guard bytes
+        for (int32_t x0 = 0; x0 < width; ++x0)
+            for (const int32_t x1 : {x0 + 1, x0}) {
+                if (x1 >= width) continue;
+                INFO("fetchPairs, skew " << skew << ", x0 " << x0 << " x1 " << x1);
+                PixelPair a, b;
+                fetchPairs<C>(row, other, rowBytes, x0, x1, a, b);
+                const PixelPair wantA = fetchPair<C>(row, rowBytes, x0, x1), wantB = fetchPair<C>(other, rowBytes, x0, x1);
+                for (int i = 0; i < 2 * C; ++i) {
+                    CHECK(pairByte(a, i) == pairByte(wantA, i));
+                    CHECK(pairByte(b, i) == pairByte(wantB, i));
+                }
+            }
+    }
 }
 
 } // namespace
 
-TEST_CASE("fetchPair: every pair of a row equals its bytes, on every alignment, and reads only the row", "[resize][fused]") {
+TEST_CASE("fetchPair: every pair of a row equals its bytes, on every alignment, and reads only the row; fetchPairs equals it", "[resize][fused]") {
     struct Row {
         int channels, lead;
         int32_t width; // widths put the row's end on every alignment too
@@ -175,8 +192,9 @@ template <int C> int64_t cropMismatches(const CropRow &r) {
                 const auto *row0 = reinterpret_cast<const uint8_t *>(base + ty.i0 * rowStride);
                 const auto *row1 = reinterpret_cast<const uint8_t *>(base + ty.i1 * rowStride);
                 float v[C];
-                pairValues<C>(fetchPair<C>(row0, int64_t(r.srcW) * C, tx.i0, tx.i1), fetchPair<C>(row1, int64_t(r.srcW) * C, tx.i0, tx.i1), tx, ty,
-                              srcCast, v);
+                PixelPair p0, p1; // the kernel's fetch of both rows (fetchPairs)
+                fetchPairs<C>(row0, row1, int64_t(r.srcW) * C, tx.i0, tx.i1, p0, p1);
+                pairValues<C>(p0, p1, tx, ty, srcCast, v);
                 samplePixel<uint8_t, kLinear>(m, plane, x + r.cropX, y + r.cropY, C, [&](int32_t c, uint8_t u, float real) {
                     const float want = srcCast ? static_cast<float>(u) : real;
                     bad += std::memcmp(&want, &v[c], sizeof(float)) != 0;

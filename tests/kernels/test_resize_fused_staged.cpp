@@ -40,6 +40,30 @@ cvk::FusedParams imagenet(cvk::View4 src) { return fused(src, 256, 256, 16, 16, 
 
 } // namespace
 
+TEST_CASE("fusedStagedPreferred: the staged path below kFusedPairsFromScaleX columns a resized column, 1 to 3 channels", "[resize][fused][dispatch]") {
+    auto nearest = imagenet(nhwc(kAligned, 2, 1080, 1280, 3));
+    nearest.interp = kNearest;
+    struct Row {
+        const char *what;
+        cvk::FusedParams p;
+        bool staged;
+    };
+    const std::vector<Row> rows = {
+        {"1920 -> 256 across (7.5 columns a column: the ImageNet chain)", imagenet(nhwc(kAligned, 32, 1080, 1920, 3)), false},
+        {"1536 -> 256 (6: the threshold itself)", imagenet(nhwc(kAligned, 2, 1080, 1536, 3)), false},
+        {"1535 -> 256 (just below 6)", imagenet(nhwc(kAligned, 2, 1080, 1535, 3)), true},
+        {"1280 -> 256 (5)", imagenet(nhwc(kAligned, 2, 720, 1280, 3)), true},
+        {"640 -> 256 (2.5)", imagenet(nhwc(kAligned, 2, 480, 640, 3)), true},
+        {"1 channel, 1280 -> 256", imagenet(nhwc(kAligned, 2, 720, 1280, 1)), true},
+        {"4 channels, 1280 -> 256: the pair path's whole-pixel words", imagenet(nhwc(kAligned, 2, 720, 1280, 4)), false},
+        {"NEAREST: neither (the general kernel)", nearest, false},
+    };
+    for (const Row &r : rows) {
+        INFO(r.what);
+        CHECK(cvk::fusedStagedPreferred(r.p) == r.staged);
+    }
+}
+
 TEST_CASE("planFusedStaged: aligned packed uint8 LINEAR away from the right border, segments within 48 KiB", "[resize][fused][dispatch]") {
     const auto bench = nhwc(kAligned, 32, 1080, 1920, 3);
     auto nearest = imagenet(bench);
