@@ -10,6 +10,8 @@
 // mismatch, in a timed case or in the untimed odd shapes after them, exits 1.
 #include "probe_timing.cuh"
 #include "resize.hpp"
+#include "resize_fused_staged.cuh"
+#include "resize_launch.cuh"
 
 #include <cuda_runtime.h>
 
@@ -60,6 +62,131 @@ FusedParams paramsOf(const Case &c, const uint8_t *src, char *dst) {
     return p;
 }
 
+
+// ---- Floor rows (diagnostic, no output check): the staged path's loads and stores without its arithmetic, one crop
+// row a block of 64 threads as staged variant 2, to tell the memory pattern's own time from the kernel's. Load:
+// 0 cp.async.cg 16 bytes (the staged path's), 1 the same with the .L2::256B prefetch hint, 2 one cp.async.bulk (TMA)
+// copy per row segment on an mbarrier, 3 one bulk copy of both rows' span (row 0's segment start to row 1's segment
+// end; the rows are adjacent here), 4 cp.async of both rows whole. Store: 0 none, 1 the three planes' 16-byte
+// streaming stores of 4 pixels a thread, 2 the same as plain stores.
+
+// Bulk copies of `count` spans into shared memory, issued by thread 0, completion waited for by every thread on one
+// mbarrier (initialised here, used once).
+__device__ void bulkCopies(uint64_t *bar, int count, uint4 *const *to, const char *const *from, const unsigned *bytes) {
+    const unsigned b = static_cast<unsigned>(__cvta_generic_to_shared(bar));
+    if (threadIdx.x == 0) {
+        asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(b) : "memory");
+        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        unsigned total = 0;
+        for (int i = 0; i < count; ++i) total += bytes[i];
+        asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(b), "r"(total) : "memory");
+        for (int i = 0; i < count; ++i)
+            asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
+                             static_cast<unsigned>(__cvta_generic_to_shared(to[i]))),
+                         "l"(from[i]), "r"(bytes[i]), "r"(b)
+                         : "memory");
+    }
+    unsigned done = 0;
+    while (!done)
+        asm volatile("{ .reg .pred q; mbarrier.try_wait.parity.shared::cta.b64 q, [%1], 0; selp.u32 %0, 1, 0, q; }" : "=r"(done) : "r"(b) : "memory");
+}
+
+template <int Load, int Store> __global__ void __launch_bounds__(64) floorKernel(FusedParams p, resize::Mapping m, FusedStagedShape s) {
+    extern __shared__ uint4 stage[];
+    __shared__ alignas(8) uint64_t bar;
+    const int64_t item = blockIdx.x, n = item / s.bands;
+    const int32_t y = static_cast<int32_t>(item - n * s.bands);
+    const char *image = p.src.data + n * p.src.stride[kN] + s.segLo;
+    const resize::PairTaps ty = resize::pairTaps(m.y, y + p.cropY);
+    const char *row[2] = {image + int64_t(ty.i0) * p.src.stride[kH], image + int64_t(ty.i1) * p.src.stride[kH]};
+    uint4 *slot[2] = {stage, stage + s.segChunks};
+    const unsigned segBytes = unsigned(s.segChunks) * 16u;
+    if constexpr (Load == 2) {
+        const unsigned bytes[2] = {segBytes, segBytes};
+        bulkCopies(&bar, 2, slot, row, bytes);
+    } else if constexpr (Load == 3) {
+        const unsigned bytes[1] = {unsigned(row[1] - row[0]) + segBytes};
+        bulkCopies(&bar, 1, slot, row, bytes);
+    } else {
+        const int64_t chunks = Load == 4 ? 2 * p.src.stride[kH] / 16 : s.segChunks;
+        for (int64_t k = threadIdx.x; k < chunks; k += blockDim.x)
+            for (int r = 0; r < (Load == 4 ? 1 : 2); ++r) {
+                // Load 4: both rows whole from row 0's start, as one run of chunks.
+                const char *from = Load == 4 ? row[0] - s.segLo + 16 * k : row[r] + 16 * k;
+                const unsigned d = static_cast<unsigned>(__cvta_generic_to_shared(Load == 4 ? stage + k : slot[r] + k));
+                if constexpr (Load == 1)
+                    asm volatile("cp.async.cg.shared.global.L2::256B [%0], [%1], 16;" ::"r"(d), "l"(from) : "memory");
+                else
+                    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(d), "l"(from) : "memory");
+            }
+        asm volatile("cp.async.commit_group;\ncp.async.wait_group 0;" ::: "memory");
+        __syncthreads();
+    }
+    const int32_t x0 = threadIdx.x * 4, w = static_cast<int32_t>(p.dst.shape[kW]);
+    if (x0 >= w) return;
+    const uint4 v = stage[threadIdx.x];
+    if constexpr (Store != 0) {
+        char *out = p.dst.data + n * p.dst.stride[kN] + int64_t(y) * p.dst.stride[kH] + int64_t(x0) * 4;
+        for (int o = 0; o < 3; ++o) {
+            float4 *to = reinterpret_cast<float4 *>(out + o * p.dst.stride[kC]);
+            const float4 q = make_float4(float(v.x & 255), float(v.y & 255), float(v.z & 255), float(o));
+            if constexpr (Store == 1) __stcs(to, q);
+            else *to = q;
+        }
+    } else if ((v.x ^ v.y ^ v.z ^ v.w) == 0x9e3779b9u) {
+        p.dst.data[threadIdx.x] = 1; // keeps the loads; practically never taken
+    }
+}
+
+template <int Load, int Store> void launchFloor(const FusedParams &q, const FusedStagedShape &s, int32_t smem, cudaStream_t st) {
+    floorKernel<Load, Store><<<static_cast<unsigned>(s.items), 64, smem, st>>>(q, resize::mappingOf(q.src, q.resizeH, q.resizeW, q.interp), s);
+    CK(cudaGetLastError());
+}
+
+// Dynamic shared memory a block asks for so that at most `blocks` of them are resident on an H200 SM (228 KiB, 1 KiB
+// reserved per block): residency caps by padding, the kernel unchanged.
+int32_t capSmem(int32_t needed, int blocks) { return std::max(needed, ((228 * 1024) / blocks - 1024) & ~15); }
+
+// ---- The reference's shape (CV-CUDA 0.19's resizeCrop_bilinear, seen in Nsight Compute: one thread per output
+// pixel, 16 x 16 blocks, a grid of (tiles x, tiles y, images)) with the pair path's arithmetic and one fetchPair per
+// row (resize_fused_pairs.cuh), so the values are the pair path's bit for bit: BX x BY threads, RPT row tiles a block,
+// evict-first (CS) or plain stores. 3 channels, float out. These rows chose the pair kernel's loop-free 32 x 4 form.
+template <int BX, int BY, int RPT, bool CS> __global__ void __launch_bounds__(BX *BY) refStyleKernel(FusedParams p, resize::Mapping m) {
+    const int32_t w = static_cast<int32_t>(p.dst.shape[kW]), h = static_cast<int32_t>(p.dst.shape[kH]);
+    const int32_t x = blockIdx.x * BX + threadIdx.x;
+    if (x >= w) return;
+    const int64_t n = blockIdx.z, rowBytes = int64_t(m.x.src) * 3;
+    const resize::PairTaps tx = resize::pairTaps(m.x, x + p.cropX);
+    const char *image = p.src.data + n * p.src.stride[kN];
+#pragma unroll
+    for (int r = 0; r < RPT; ++r) {
+        const int32_t y = (static_cast<int32_t>(blockIdx.y) * RPT + r) * BY + threadIdx.y;
+        if (y >= h) break;
+        const resize::PairTaps ty = resize::pairTaps(m.y, y + p.cropY);
+        const resize::PixelPair r0 = resize::fetchPair<3>(reinterpret_cast<const uint8_t *>(image + ty.i0 * p.src.stride[kH]), rowBytes, tx.i0, tx.i1);
+        const resize::PixelPair r1 = resize::fetchPair<3>(reinterpret_cast<const uint8_t *>(image + ty.i1 * p.src.stride[kH]), rowBytes, tx.i0, tx.i1);
+        float v[3];
+        resize::pairValues<3>(r0, r1, tx, ty, p.srcCast, v);
+        char *out = p.dst.data + n * p.dst.stride[kN] + int64_t(y) * p.dst.stride[kH] + int64_t(x) * p.dst.stride[kW];
+#pragma unroll
+        for (int o = 0; o < 3; ++o) {
+            float *to = reinterpret_cast<float *>(out + o * p.dst.stride[kC]);
+            const float q = resize::fusedValue(p, o, p.reverseChannels ? v[2 - o] : v[o]);
+            if constexpr (CS) __stcs(to, q);
+            else *to = q;
+        }
+    }
+}
+
+template <int BX, int BY, int RPT, bool CS> void launchRefStyle(const FusedParams &q, cudaStream_t st) {
+    const dim3 grid(unsigned((q.dst.shape[kW] + BX - 1) / BX), unsigned((q.dst.shape[kH] + BY * RPT - 1) / (BY * RPT)), unsigned(q.dst.shape[kN]));
+    refStyleKernel<BX, BY, RPT, CS><<<grid, dim3(BX, BY), 0, st>>>(q, resize::mappingOf(q.src, q.resizeH, q.resizeW, q.interp));
+    CK(cudaGetLastError());
+}
+
 struct Variant {
     std::string name;
     std::function<void(const FusedParams &, cudaStream_t)> run; // empty: does not take the case
@@ -70,6 +197,18 @@ std::vector<Variant> variantsOf(const FusedParams &p) {
     v.push_back({"general", [](const FusedParams &q, cudaStream_t s) { CK(launchResizeFusedGeneral(q, s)); }});
     v.push_back({"pairs(main)", [](const FusedParams &q, cudaStream_t s) { CK(launchResizeFusedPairs(q, s)); }});
     v.push_back({"launchResizeFused", [](const FusedParams &q, cudaStream_t s) { CK(launchResizeFused(q, s)); }});
+    if (p.src.shape[kC] == 3 && !p.halfOut && p.interp == resize::kLinear && p.src.stride[kW] == 3) {
+        v.push_back({"ref-style 16x16 plain", &launchRefStyle<16, 16, 1, false>});
+        v.push_back({"ref-style 16x16 cs", &launchRefStyle<16, 16, 1, true>});
+        v.push_back({"ref-style 16x16 r2", &launchRefStyle<16, 16, 2, false>});
+        v.push_back({"ref-style 32x8 plain", &launchRefStyle<32, 8, 1, false>});
+        v.push_back({"ref-style 32x4 plain", &launchRefStyle<32, 4, 1, false>});
+        v.push_back({"ref-style 16x8 plain", &launchRefStyle<16, 8, 1, false>});
+        v.push_back({"ref-style 64x4 plain", &launchRefStyle<64, 4, 1, false>});
+        v.push_back({"ref-style 32x2 plain", &launchRefStyle<32, 2, 1, false>});
+        v.push_back({"ref-style 64x2 plain", &launchRefStyle<64, 2, 1, false>});
+        v.push_back({"ref-style 128x1 plain", &launchRefStyle<128, 1, 1, false>});
+    }
     for (int32_t i = 0; i < fusedStagedVariantCount(); ++i) {
         FusedStagedShape shape{};
         char name[64];
@@ -80,6 +219,15 @@ std::vector<Variant> variantsOf(const FusedParams &p) {
         }
         std::snprintf(name, sizeof name, "staged%d(%dx%d,r%d,p%d)", i, shape.bx, shape.by, shape.rows, shape.pixels);
         v.push_back({name, [shape](const FusedParams &q, cudaStream_t s) { CK(launchResizeFusedStaged(q, shape, s)); }});
+        // Residency caps (smem padding) on the depth-1 variants 1 and 2.
+        if (shape.depth == 1 && (i == 1 || i == 2))
+            for (int cap : {16, 12, 10, 8, 6}) {
+                if (i == 1 && cap > 8) continue;
+                FusedStagedShape capped = shape;
+                capped.smemBytes = capSmem(shape.smemBytes, cap);
+                std::snprintf(name, sizeof name, "staged%d cap%d", i, cap);
+                v.push_back({name, [capped](const FusedParams &q, cudaStream_t s) { CK(launchResizeFusedStaged(q, capped, s)); }});
+            }
     }
     return v;
 }
@@ -114,7 +262,7 @@ int main() {
         fillRandom<<<1024, 256>>>(src[i], setBytes, 1 + 76 * uint64_t(i));
     }
     CK(cudaGetLastError());
-    const size_t maxDst = size_t(64) * 4 * 224 * 224 * 4;
+    const size_t maxDst = size_t(64) * 4 * 224 * 224 * 4; // also holds 32 x 3 x 336 x 336
     char *dstRef, *dstVar;
     CK(cudaMalloc(&dstRef, maxDst));
     CK(cudaMalloc(&dstVar, maxDst));
@@ -133,6 +281,9 @@ int main() {
         {"64x720x1280x3_f32_nchw_norm", 64, 720, 1280, 3, 256, 224, 16, true, false, true, true},
         {"32x480x640x3_f32_nchw_norm", 32, 480, 640, 3, 256, 224, 16, true, false, true, true},
         {"16x1080x1920x4_f32_nchw_norm", 16, 1080, 1920, 4, 256, 224, 16, true, false, true, true},
+        {"32x1080x1920x3_384_crop336", 32, 1080, 1920, 3, 384, 336, 24, true, false, true, true}, // 5 columns a resized column
+        {"32x1080x1920x3_320_crop288", 32, 1080, 1920, 3, 320, 288, 16, true, false, true, true}, // 6
+        {"16x1440x2560x3_256_crop224", 16, 1440, 2560, 3, 256, 224, 16, true, false, true, true}, // 10
     };
     // Untimed shapes for the checks: crops not a multiple of the rows or pixels per block, NHWC output (scalar
     // stores), 1 and 2 channels, padded rows, a crop reaching the right border (no staged variant takes it).
@@ -158,6 +309,10 @@ int main() {
         const float tCopy = timeIt([&](int i) { CK(cudaMemcpyAsync(copyTo[i & 1], src[i % kSets], copyBytes, cudaMemcpyDeviceToDevice, st)); }, st);
         std::printf("%-30s %-24s %9.1f %8.2f %10s\n", c.name, "copy", tCopy, 1.0, "-");
         for (const Variant &v : variantsOf(ps[0])) {
+            if (std::getenv("FUSED_PROBE_NCU")) {
+                if (v.name.rfind("staged2(", 0) == 0 || v.name == "pairs(main)" || v.name == "ref-style 16x16 plain") v.run(ps[0], st);
+                continue;
+            }
             if (!v.run) {
                 std::printf("%-30s %-24s %9s %8s %10s\n", c.name, v.name.c_str(), "n/a", "-", "-");
                 continue;
@@ -166,6 +321,43 @@ int main() {
             const int64_t bad = mismatchesOf(v, ps[0], dstBytes, elem, dstRef, dstVar, ref, st);
             failed |= bad != 0;
             std::printf("%-30s %-24s %9.1f %8.2f %10lld\n", c.name, v.name.c_str(), t, t / tCopy, (long long)bad);
+        }
+        FusedStagedShape s2{};
+        if (c.c == 3 && !c.halfOut && c.nchw && planFusedStaged(ps[0], s2, 2) && s2.rows == 1) {
+            struct Floor {
+                const char *name;
+                void (*run)(const FusedParams &, const FusedStagedShape &, int32_t, cudaStream_t);
+                int cap;
+            };
+            const Floor floors[] = {
+                {"floor cp.async", &launchFloor<0, 1>, 0},          {"floor cp.async L2:256", &launchFloor<1, 1>, 0},
+                {"floor bulk", &launchFloor<2, 1>, 0},              {"floor cp.async cap10", &launchFloor<0, 1>, 10},
+                {"floor bulk cap10", &launchFloor<2, 1>, 10},       {"floor bulk cap6", &launchFloor<2, 1>, 6},
+                {"floor cp.async no store", &launchFloor<0, 0>, 0}, {"floor L2:256 no store", &launchFloor<1, 0>, 0},
+                {"floor bulk no store", &launchFloor<2, 0>, 0},
+                {"floor bulk 2-row span", &launchFloor<3, 1>, 0},   {"floor cp.async whole rows", &launchFloor<4, 1>, 0},
+                {"floor 2-row span no store", &launchFloor<3, 0>, 0}, {"floor whole rows no store", &launchFloor<4, 0>, 0},
+                {"floor cp.async plain st", &launchFloor<0, 2>, 0},    {"floor bulk plain st", &launchFloor<2, 2>, 0},
+                {"floor 2-row span plain st", &launchFloor<3, 2>, 0},
+            };
+            for (const Floor &f : floors) {
+                const int32_t whole = static_cast<int32_t>(2 * ps[0].src.stride[kH]);
+                const int32_t need = (f.run == &launchFloor<3, 1> || f.run == &launchFloor<4, 1> || f.run == &launchFloor<3, 0> ||
+                                      f.run == &launchFloor<4, 0> || f.run == &launchFloor<3, 2>)
+                                         ? whole
+                                         : s2.smemBytes;
+                const int32_t smem = f.cap ? capSmem(need, f.cap) : need;
+                if (std::getenv("FUSED_PROBE_NCU")) { // one launch each, for Nsight Compute
+                    f.run(ps[0], s2, smem, st);
+                    continue;
+                }
+                const float t = timeIt([&](int i) { f.run(ps[i % kSets], s2, smem, st); }, st);
+                std::printf("%-30s %-24s %9.1f %8.2f %10s\n", c.name, f.name, t, t / tCopy, "-");
+            }
+        }
+        if (std::getenv("FUSED_PROBE_NCU")) {
+            CK(cudaStreamSynchronize(st));
+            return 0;
         }
     }
     for (const Case &c : odd) {
