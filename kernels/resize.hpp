@@ -288,10 +288,10 @@ struct FusedParams {
 cudaError_t launchResizeFused(const FusedParams &p, cudaStream_t stream);
 // Whether launchResizeFused tries the staged path before the pair path: fusedPairsTake's shapes with 1 to 3 channels
 // and fewer than kFusedPairsFromScaleX source columns per resized column. Where the resize shrinks more across, the
-// pair path is faster. bench/probes/fused_paths.cu on an H200 (logs/probe-fused_paths-shapes.log), µs staged 2 / pair
-// path, uint8 LINEAR to float32 NCHW, 3 channels: columns 1920 -> 256 (7.5 a column: the ImageNet chain) 29.9 / 27.5,
-// 2560 -> 256 (10) 20.0 / 18.4, 1920 -> 320 (6) 45.8 / 39.9, 1920 -> 384 (5) 51.5 / 54.4, 1280 -> 256 (5) 44.6 / 47.3,
-// 640 -> 256 (2.5) 20.4 / 25.7; 4 channels, 1920 -> 256: 21.3 / 19.1 (the pair path's whole-pixel words).
+// pair path is faster. bench/probes/fused_paths.cu on an H200 (logs/probe-fused_paths-final.log), µs staged 2 / pair
+// path, uint8 LINEAR to float32 NCHW, 3 channels: columns 1920 -> 256 (7.5 a column: the ImageNet chain) 29.9 / 26.5,
+// 2560 -> 256 (10) 19.9 / 18.0, 1920 -> 320 (6) 45.6 / 37.5, 1920 -> 384 (5) 51.2 / 51.1, 1280 -> 256 (5) 43.9 / 44.0,
+// 640 -> 256 (2.5) 20.2 / 23.8; 4 channels, 1920 -> 256: 20.8 / 18.4 (the pair path's whole-pixel words).
 // Pure host arithmetic (CPU tests check the dispatch).
 constexpr int64_t kFusedPairsFromScaleX = 6;
 bool fusedStagedPreferred(const FusedParams &p);
@@ -317,8 +317,8 @@ struct FusedStagedShape {
 // pair path bit for bit. Pure host arithmetic.
 // kFusedStagedVariant is launchResizeFused's choice: variant 2 (blocks of 64 threads, one crop row each, 4 pixels a
 // thread), the fastest staged variant of bench/probes/fused_paths.cu on an H200 (µs, 3-channel uint8 LINEAR sources,
-// float32 NCHW out: 64x720x1280 -> 256 -> crop 224 44.6, 32x480x640 20.2; residency caps by padding its shared
-// memory, 16 down to 6 blocks an SM, only slowed it). -1 returns every shape to the pair path.
+// float32 NCHW out: 64x720x1280 -> 256 -> crop 224 43.9, 32x480x640 20.2, logs/probe-fused_paths-final.log; residency
+// caps by padding its shared memory, 16 down to 6 blocks an SM, only slowed it: logs/probe-fused_paths-shapes.log). -1 returns every shape to the pair path.
 constexpr int32_t kFusedStagedVariant = 2;
 int32_t fusedStagedVariantCount();
 bool planFusedStaged(const FusedParams &p, FusedStagedShape &shape, int32_t variant);

@@ -110,7 +110,7 @@ template <int I, bool Half, int CT> __global__ void __launch_bounds__(kFusedBloc
 // (bench/probes/fused_paths.cu, logs/probe-fused_paths-refstyle.log and -shapes.log): 32 x 8 threads with 4 rows a
 // thread grid-stride (the shape before) 30.1 µs; grid-stride loops over rows and images in 32 x 4 blocks 30.8 (38
 // registers: 12 blocks an SM); the loop-free kernel in 32 x 4 blocks 27.5, in 32 x 8, 16 x 16 (the reference library's
-// block for its fused call) and 64 x 4 27.8-28.4.
+// block for its fused call) and 64 x 4 27.8-28.4; with fetchPairs 26.5 (logs/probe-fused_paths-final.log).
 constexpr int kPairBlockX = 32, kPairBlockY = 4;
 
 template <bool Half, int C> __global__ void __launch_bounds__(kPairBlockX *kPairBlockY) fusedPairsKernel(FusedParams p, Mapping m) {
@@ -301,8 +301,9 @@ const std::array<std::array<std::array<Kernel, kFusedMaxChannels>, kInterpCount>
     interpRows<true>(std::make_index_sequence<kInterpCount>{}),
 };
 
-// Blocks covering the crop's columns, `rowsPerBlock` crop rows each and one image each, both capped at 65535 (the
-// kernels loop over rows and images grid-stride).
+// Blocks covering the crop's columns, `rowsPerBlock` crop rows each and one image each, both capped at 65535: the
+// general kernel loops over rows and images grid-stride; the pair kernel has no loops, so launchResizeFusedPairs
+// launches it on parts of at most 65535 row tiles and 65535 images, which these caps never cut.
 dim3 fusedGrid(const FusedParams &p, int64_t colsPerBlock, int64_t rowsPerBlock) {
     return dim3(static_cast<unsigned>((p.dst.shape[kW] + colsPerBlock - 1) / colsPerBlock),
                 static_cast<unsigned>(std::min<int64_t>((p.dst.shape[kH] + rowsPerBlock - 1) / rowsPerBlock, 65535)),

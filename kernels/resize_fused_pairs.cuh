@@ -74,7 +74,8 @@ CVK_UNROLL_PAIRS
 // fetchPair of the same pixels x0, x1 in two rows, with every word of both rows loaded before any is shifted into
 // place: a thread then has both rows' loads in flight at once, where two fetchPair calls shift the first row's words
 // as soon as they arrive, ahead of the second row's loads (Nsight Compute's SASS of the pair kernel: one DRAM latency
-// after another). Where either row's words would reach outside it, both rows go through fetchPair.
+// after another). Where x1 == x0 (the right border) or either row's words would reach outside it, both rows go
+// through fetchPair.
 template <int C>
 CVK_PAIR_HD void fetchPairs(const uint8_t *row0, const uint8_t *row1, int64_t rowBytes, int32_t x0, int32_t x1, PixelPair &pair0, PixelPair &pair1) {
     constexpr int kBytes = 2 * C, kMaxWords = (3 + kBytes + 3) / 4;

@@ -177,3 +177,37 @@ def test_fused_pair_path_on_row_views_equals_the_general_kernel(cupy, channels, 
     bad = pairs != general
     assert not bad.any(), (f"{int(bad.sum())} of {bad.size} values differ; first at {tuple(np.argwhere(bad)[0])}: "
                            f"pair path {outs[0][tuple(np.argwhere(bad)[0])]}, general {outs[1][tuple(np.argwhere(bad)[0])]}")
+
+
+# The pair kernel has no loops: launchResizeFusedPairs (kernels/resize_fused.cu) launches it on parts of at most 65535
+# images and 65535 x 4 crop rows. Each row: the source shape, resize_dim (width, height), the indices compared with the
+# same call on that image (images) or on a crop that starts there (rows), on both sides of a part's edge. 12 -> 2
+# columns (6 a column, 1 or 3 channels) is the pair path's (fusedStagedPreferred).
+PART_EDGES = [
+    ("images", (65537, 1, 12, 3), (2, 1), (0, 65534, 65535, 65536)),
+    ("rows", (1, 262148, 12, 1), (2, 262148), (0, 262139, 262140, 262147)),
+]
+
+
+@pytest.mark.parametrize("what,shape,resize_dim,indices", PART_EDGES, ids=[r[0] for r in PART_EDGES])
+def test_fused_pair_path_across_launch_parts_equals_each_part_alone(cupy, what, shape, resize_dim, indices):
+    n, h, w, c = shape
+    rng = np.random.default_rng(11)
+    src_np = random_image(rng, shape, np.uint8)
+    _, src = to_device(cupy, src_np, "NHWC")
+    rw, rh = resize_dim
+    _, dst = to_device(cupy, np.full((n, c, rh, rw), np.nan, np.float32), "NCHW")  # poisoned
+    cvcuda.resize_crop_convert_reformat_into(dst, src, resize_dim, cvcuda.Interp.LINEAR, (0, 0), scale=1 / 255)
+    got = to_host(cupy, dst)
+    assert not np.isnan(got).any(), f"{what}: outputs left unwritten"
+    for i in indices:
+        if what == "images":
+            _, one_src = to_device(cupy, src_np[i:i + 1], "NHWC")
+            _, one = to_device(cupy, np.full((1, c, rh, rw), np.nan, np.float32), "NCHW")
+            cvcuda.resize_crop_convert_reformat_into(one, one_src, resize_dim, cvcuda.Interp.LINEAR, (0, 0), scale=1 / 255)
+            want, have = to_host(cupy, one), got[i:i + 1]
+        else:
+            _, one = to_device(cupy, np.full((1, c, 1, rw), np.nan, np.float32), "NCHW")  # crop row i alone
+            cvcuda.resize_crop_convert_reformat_into(one, src, resize_dim, cvcuda.Interp.LINEAR, (0, i), scale=1 / 255)
+            want, have = to_host(cupy, one), got[:, :, i:i + 1, :]
+        assert np.array_equal(have, want), f"{what} {i}"
