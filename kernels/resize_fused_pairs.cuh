@@ -48,55 +48,61 @@ CVK_PAIR_HD int32_t pairByte(const PixelPair &p, int i) {
     return static_cast<int32_t>((p.word[i >> 2] >> (8 * (i & 3))) & 0xffu);
 }
 
+// The words fetchPair reads for pixels x0, x1 of a row (pairWords of the pair's 2C bytes; none where x1 is not x0 + 1).
+template <int C> CVK_PAIR_HD PairWords pairWordsOf(const uint8_t *row, int64_t rowBytes, int32_t x0, int32_t x1) {
+    return x1 == x0 + 1 ? pairWords(reinterpret_cast<uintptr_t>(row), rowBytes, int64_t(x0) * C, 2 * C) : PairWords{0, 0, 0};
+}
+
+// The up to 3 words w names (w.words > 0), loaded, not yet shifted into place.
+struct PairLoad {
+    uint32_t a, b, c;
+};
+template <int C> CVK_PAIR_HD PairLoad loadPairWords(const uint8_t *row, const PairWords &w) {
+    constexpr int kMaxWords = (3 + 2 * C + 3) / 4;
+    const uint8_t *p = row + w.first;
+    PairLoad l{loadWord(p), w.words > 1 ? loadWord(p + 4) : 0u, 0u};
+    if constexpr (kMaxWords > 2)
+        if (w.words > 2) l.c = loadWord(p + 8);
+    return l;
+}
+CVK_PAIR_HD PixelPair shiftPair(const PairLoad &l, const PairWords &w) {
+    return PixelPair{{funnelRight(l.a, l.b, static_cast<uint32_t>(w.shift)), funnelRight(l.b, l.c, static_cast<uint32_t>(w.shift))}};
+}
+
+// Pixels x0 and x1 of a packed row, with its words w (pairWordsOf): from the words, else byte by byte.
+template <int C> CVK_PAIR_HD PixelPair pairFrom(const uint8_t *row, const PairWords &w, int32_t x0, int32_t x1) {
+    if (w.words > 0) return shiftPair(loadPairWords<C>(row, w), w);
+    PixelPair pair{{0u, 0u}};
+    const uint8_t *p0 = row + int64_t(x0) * C, *p1 = row + int64_t(x1) * C;
+CVK_UNROLL_PAIRS
+    for (int i = 0; i < 2 * C; ++i) pair.word[i >> 2] |= uint32_t(loadByte(i < C ? p0 + i : p1 + (i - C))) << (8 * (i & 3));
+    return pair;
+}
+
 // Pixels x0 and x1 of a packed row of rowBytes bytes (C bytes per pixel, 0 <= x0, x1 and (x1 + 1) * C <= rowBytes),
 // where x1 is x0 + 1 or x0 (the right border). Reads only bytes of the row.
 template <int C> CVK_PAIR_HD PixelPair fetchPair(const uint8_t *row, int64_t rowBytes, int32_t x0, int32_t x1) {
     static_assert(C >= 1 && C <= 4, "1 to 4 channels");
-    constexpr int kBytes = 2 * C, kMaxWords = (3 + kBytes + 3) / 4;
-    const PairWords w = x1 == x0 + 1 ? pairWords(reinterpret_cast<uintptr_t>(row), rowBytes, int64_t(x0) * C, kBytes) : PairWords{0, 0, 0};
-    PixelPair pair{{0u, 0u}};
-    if (w.words > 0) {
-        const uint8_t *p = row + w.first;
-        const uint32_t a = loadWord(p), b = w.words > 1 ? loadWord(p + 4) : 0u;
-        uint32_t c = 0u;
-        if constexpr (kMaxWords > 2)
-            if (w.words > 2) c = loadWord(p + 8);
-        pair.word[0] = funnelRight(a, b, static_cast<uint32_t>(w.shift));
-        pair.word[1] = funnelRight(b, c, static_cast<uint32_t>(w.shift));
-    } else {
-        const uint8_t *p0 = row + int64_t(x0) * C, *p1 = row + int64_t(x1) * C;
-CVK_UNROLL_PAIRS
-        for (int i = 0; i < kBytes; ++i) pair.word[i >> 2] |= uint32_t(loadByte(i < C ? p0 + i : p1 + (i - C))) << (8 * (i & 3));
-    }
-    return pair;
+    return pairFrom<C>(row, pairWordsOf<C>(row, rowBytes, x0, x1), x0, x1);
 }
 
 // fetchPair of the same pixels x0, x1 in two rows, with every word of both rows loaded before any is shifted into
 // place: a thread then has both rows' loads in flight at once, where two fetchPair calls shift the first row's words
 // as soon as they arrive, ahead of the second row's loads (Nsight Compute's SASS of the pair kernel: one DRAM latency
-// after another). Where x1 == x0 (the right border) or either row's words would reach outside it, both rows go
-// through fetchPair.
+// after another). Where x1 == x0 (the right border) or either row's words would reach outside it, each row goes
+// through pairFrom on its own.
 template <int C>
 CVK_PAIR_HD void fetchPairs(const uint8_t *row0, const uint8_t *row1, int64_t rowBytes, int32_t x0, int32_t x1, PixelPair &pair0, PixelPair &pair1) {
-    constexpr int kBytes = 2 * C, kMaxWords = (3 + kBytes + 3) / 4;
-    const bool adjacent = x1 == x0 + 1;
-    const PairWords w0 = adjacent ? pairWords(reinterpret_cast<uintptr_t>(row0), rowBytes, int64_t(x0) * C, kBytes) : PairWords{0, 0, 0};
-    const PairWords w1 = adjacent ? pairWords(reinterpret_cast<uintptr_t>(row1), rowBytes, int64_t(x0) * C, kBytes) : PairWords{0, 0, 0};
+    static_assert(C >= 1 && C <= 4, "1 to 4 channels");
+    const PairWords w0 = pairWordsOf<C>(row0, rowBytes, x0, x1), w1 = pairWordsOf<C>(row1, rowBytes, x0, x1);
     if (w0.words == 0 || w1.words == 0) {
         pair0 = fetchPair<C>(row0, rowBytes, x0, x1);
         pair1 = fetchPair<C>(row1, rowBytes, x0, x1);
         return;
     }
-    const uint8_t *q0 = row0 + w0.first, *q1 = row1 + w1.first;
-    uint32_t a0 = loadWord(q0), a1 = loadWord(q1);
-    uint32_t b0 = w0.words > 1 ? loadWord(q0 + 4) : 0u, b1 = w1.words > 1 ? loadWord(q1 + 4) : 0u;
-    uint32_t c0 = 0u, c1 = 0u;
-    if constexpr (kMaxWords > 2) {
-        if (w0.words > 2) c0 = loadWord(q0 + 8);
-        if (w1.words > 2) c1 = loadWord(q1 + 8);
-    }
-    pair0 = PixelPair{{funnelRight(a0, b0, static_cast<uint32_t>(w0.shift)), funnelRight(b0, c0, static_cast<uint32_t>(w0.shift))}};
-    pair1 = PixelPair{{funnelRight(a1, b1, static_cast<uint32_t>(w1.shift)), funnelRight(b1, c1, static_cast<uint32_t>(w1.shift))}};
+    const PairLoad l0 = loadPairWords<C>(row0, w0), l1 = loadPairWords<C>(row1, w1);
+    pair0 = shiftPair(l0, w0);
+    pair1 = shiftPair(l1, w1);
 }
 
 // What a LINEAR tap pair of one axis needs: the two clamped source indices and their fixed-point weights, as
