@@ -452,13 +452,12 @@ class CudaArray:
     keeps the exact dtype and the layout. Keeps the tensor and the advertised stream alive.
     """
 
-    __slots__ = ("tensor", "_cai", "_writer", "_base", "_stream", "_interface", "_read")
+    __slots__ = ("tensor", "_writer", "_base", "_stream", "_interface", "_read")
 
     def __init__(self, tensor: Tensor, base, writer, stream: Optional[int]) -> None:
         # base: (the tensor's CAI struct with stream None, shape, typestr, data, strides), made once per tensor. The
         # struct says None because wrapping it back finds the memory's hazard state, which orders the new wrapper.
         self.tensor = tensor
-        self._cai = base[0]
         self._writer = writer  # the advertised stream must outlive every consumer of this dict (CAI v3)
         self._base = base
         self._stream = stream
@@ -843,7 +842,7 @@ def as_tensor(buffer: Any, layout: Optional[str] = None) -> Tensor:
         else:
             layout_arg = _layout_argument(layout, "cvcuda.as_tensor")
         out = _scratch.tensor
-        status = _wrap(buffer._cai, layout_arg, out)
+        status = _wrap(buffer._base[0], layout_arg, out)
         if status:
             raise error_from_status(lib, status)
         return _adopt_wrapped(out[0], buffer)
