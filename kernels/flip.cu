@@ -693,12 +693,11 @@ FlipPlan planFlipKernel(const FlipParams &in, int64_t flatMaxBytes) {
     if (!p.flipCols) {
         plan.path = FlipPath::RowCopy;
         plan.unitBytes = rowAlignment(p, src - dst, 0);
-        // Rows of whole aligned 16-byte blocks go as launchCopy's flat launch where that was measured faster on an
-        // H200 (bench/probes/crop_plans.cu): a vertical flip of 1x1080x1920x3 uint8 in 4.85 µs against this kernel's
-        // 7.1; at 8 images (50 MB) both took 28.3, and larger batches stay on this kernel (0.98 of copy).
-        constexpr int64_t kAlignedRowsMaxBytes = int64_t(32) << 20;
-        const int64_t bytes = p.shape[kOuter1] * p.shape[kOuter0] * p.shape[kHeight] * rowBytes;
-        if (!p.inPlace && bytes < kAlignedRowsMaxBytes) {
+        // Rows of whole aligned 16-byte blocks go as launchCopy's flat launch, at every size: on an H200
+        // (bench/probes/flip_plans.cu, logs/probe-flip_plans-aligned.log) 256x224x224x3 uint8 in 21.81 µs against this
+        // kernel's 23.15 (copy 21.52), 32x1080x1920x3 in 97.66 against 97.98 (copy 95.97); 1x1080x1920x3 in 4.85
+        // against 7.1 (bench/probes/crop_plans.cu).
+        if (!p.inPlace) {
             plan.rows = flipRowView(p);
             if (copyRowsAligned(plan.rows, 1)) plan.path = FlipPath::AlignedRows;
         }

@@ -7,6 +7,7 @@
 // Every variant's output is compared byte for byte with main's path, and main's path with a CPU mirror; odd shapes,
 // other pixel sizes, pitched rows and 1x1 images are checked untimed. Exit 1 on any mismatch. Not part of the build:
 // bench/probes/README.md.
+#include "copy.hpp"
 #include "flip.hpp"
 #include "flip_thread.cuh"
 #include "probe_timing.cuh"
@@ -77,7 +78,7 @@ std::vector<uint8_t> cpuFlip(const Shape &s, const std::vector<uint8_t> &src) {
     return out;
 }
 
-enum class Kind { AsBuilt, Main, FlatVector, FlatGroup, Shaped };
+enum class Kind { AsBuilt, Main, FlatVector, FlatGroup, Shaped, Aligned };
 struct Variant {
     const char *name;
     Kind kind;
@@ -87,6 +88,7 @@ struct Variant {
 const Variant kVariants[] = {
     {"launchFlip as built", Kind::AsBuilt, nullptr},
     {"main: warp units", Kind::Main, nullptr},
+    {"aligned rows, any size", Kind::Aligned, nullptr},
     {"flat, 16-byte items", Kind::FlatVector, nullptr},
     {"flat, group items", Kind::FlatGroup, nullptr},
     {"flat 16B items, B256 U1", Kind::Shaped, &launchShaped<3, 16, 256, 1>},
@@ -118,6 +120,13 @@ bool variantPlan(const Variant &v, const FlipParams &p, FlipPlan &plan) {
     switch (v.kind) {
     case Kind::AsBuilt: plan = planFlipKernel(p); return true;
     case Kind::Main: plan = planFlipKernel(p, 0); return true;
+    case Kind::Aligned: // a vertical flip as launchCopy's flat launch of aligned 16-byte blocks whatever its size
+        plan = planFlipKernel(p);
+        if (p.flipCols || plan.path != FlipPath::RowCopy) return false;
+        plan.rows = flipRowView(plan.params);
+        if (!copyRowsAligned(plan.rows, 1)) return false;
+        plan.path = FlipPath::AlignedRows;
+        return true;
     default: break;
     }
     plan = planFlipKernel(p, INT64_MAX);
@@ -144,6 +153,7 @@ int main() {
         {1, 224, 224, 3, 1, 1, 0, true},    {1, 224, 224, 3, 1, 0, 0, true},    {1, 224, 224, 3, 1, -1, 0, true},
         {1, 1080, 1920, 3, 1, 1, 0, true},  {1, 1080, 1920, 3, 1, 0, 0, true},  {1, 1080, 1920, 3, 1, -1, 0, true},
         {256, 224, 224, 3, 1, 1, 0, true},  {32, 1080, 1920, 3, 1, 1, 0, true}, {32, 1080, 1920, 3, 1, -1, 0, true},
+        {256, 224, 224, 3, 1, 0, 0, true},  {256, 224, 224, 3, 1, -1, 0, true}, {32, 1080, 1920, 3, 1, 0, 0, true},
         // Untimed: odd sizes, other pixel sizes (1, 2, 4, 6, 8, 12, 16, 24, 48 bytes), pitched src rows, 1x1.
         {1, 223, 221, 3, 1, 1, 0, false},   {1, 223, 221, 3, 1, -1, 0, false},  {1, 1, 1, 3, 1, 1, 0, false},
         {1, 1, 1, 3, 1, -1, 0, false},      {1, 1, 16, 3, 1, 1, 0, false},      {3, 7, 16, 3, 1, -1, 0, false},
