@@ -53,16 +53,17 @@ template <int C> CVK_PAIR_HD PairWords pairWordsOf(const uint8_t *row, int64_t r
     return x1 == x0 + 1 ? pairWords(reinterpret_cast<uintptr_t>(row), rowBytes, int64_t(x0) * C, 2 * C) : PairWords{0, 0, 0};
 }
 
-// The up to 3 words w names (w.words > 0), loaded, not yet shifted into place.
+// The up to 3 words w names (w.words > 0), loaded, not yet shifted into place. Not allocated in L1
+// (loadWordNoAllocate): each word is read once, and the gather measured 5 % faster so.
 struct PairLoad {
     uint32_t a, b, c;
 };
 template <int C> CVK_PAIR_HD PairLoad loadPairWords(const uint8_t *row, const PairWords &w) {
     constexpr int kMaxWords = (3 + 2 * C + 3) / 4;
     const uint8_t *p = row + w.first;
-    PairLoad l{loadWord(p), w.words > 1 ? loadWord(p + 4) : 0u, 0u};
+    PairLoad l{loadWordNoAllocate(p), w.words > 1 ? loadWordNoAllocate(p + 4) : 0u, 0u};
     if constexpr (kMaxWords > 2)
-        if (w.words > 2) l.c = loadWord(p + 8);
+        if (w.words > 2) l.c = loadWordNoAllocate(p + 8);
     return l;
 }
 CVK_PAIR_HD PixelPair shiftPair(const PairLoad &l, const PairWords &w) {

@@ -187,6 +187,97 @@ template <int BX, int BY, int RPT, bool CS> void launchRefStyle(const FusedParam
     CK(cudaGetLastError());
 }
 
+// ---- Pair-kernel variants (3 channels, float out): fusedPairsKernel's arithmetic and fetch (before its loads went
+// L1::no_allocate), with its shape and its loads varied. BX x BY threads; each thread samples PX columns (x, x + BX, ...) of RY crop rows (y, y + BY, ...), all
+// their rows' words loaded before any is shifted into place; Hint picks the load instruction: 0 __ldg (main's), 1
+// ld.global.nc with the L2::128B prefetch hint, 2 with L2::256B, 3 ld.global.nc.L1::no_allocate, 4 ld.global.cg (L2
+// only); CS: evict-first stores (main: plain).
+template <int Hint> __device__ __forceinline__ uint32_t hintWord(const uint8_t *p) {
+    uint32_t v = 0;
+    if constexpr (Hint == 0) return __ldg(reinterpret_cast<const unsigned *>(p));
+    else if constexpr (Hint == 1) asm("ld.global.nc.L2::128B.u32 %0, [%1];" : "=r"(v) : "l"(p));
+    else if constexpr (Hint == 2) asm("ld.global.nc.L2::256B.u32 %0, [%1];" : "=r"(v) : "l"(p));
+    else if constexpr (Hint == 3) asm("ld.global.nc.L1::no_allocate.u32 %0, [%1];" : "=r"(v) : "l"(p));
+    else asm("ld.global.cg.u32 %0, [%1];" : "=r"(v) : "l"(p));
+    return v;
+}
+template <int Hint> __device__ __forceinline__ resize::PairLoad hintLoad(const uint8_t *row, const resize::PairWords &w) {
+    const uint8_t *q = row + w.first;
+    return {hintWord<Hint>(q), w.words > 1 ? hintWord<Hint>(q + 4) : 0u, w.words > 2 ? hintWord<Hint>(q + 8) : 0u};
+}
+
+template <int BX, int BY, int PX, int RY, int Hint, bool CS, int MB>
+__global__ void __launch_bounds__(BX *BY, MB) pairVarKernel(FusedParams p, resize::Mapping m) {
+    constexpr int K = PX * RY;
+    const int32_t w = static_cast<int32_t>(p.dst.shape[kW]), h = static_cast<int32_t>(p.dst.shape[kH]);
+    const int32_t x0 = static_cast<int32_t>(blockIdx.x) * BX * PX + static_cast<int32_t>(threadIdx.x);
+    const int32_t y0 = static_cast<int32_t>(blockIdx.y) * BY * RY + static_cast<int32_t>(threadIdx.y);
+    const int64_t n = blockIdx.z, rowBytes = int64_t(m.x.src) * 3;
+    const char *image = p.src.data + n * p.src.stride[kN];
+    resize::PairTaps tx[PX], ty[RY];
+    const uint8_t *row0[RY], *row1[RY];
+#pragma unroll
+    for (int i = 0; i < PX; ++i) tx[i] = resize::pairTaps(m.x, min(x0 + i * BX, w - 1) + p.cropX);
+#pragma unroll
+    for (int r = 0; r < RY; ++r) {
+        ty[r] = resize::pairTaps(m.y, min(y0 + r * BY, h - 1) + p.cropY);
+        row0[r] = reinterpret_cast<const uint8_t *>(image + ty[r].i0 * p.src.stride[kH]);
+        row1[r] = reinterpret_cast<const uint8_t *>(image + ty[r].i1 * p.src.stride[kH]);
+    }
+    resize::PairWords w0[K], w1[K];
+    bool fast = true;
+#pragma unroll
+    for (int r = 0; r < RY; ++r)
+#pragma unroll
+        for (int i = 0; i < PX; ++i) {
+            w0[r * PX + i] = resize::pairWordsOf<3>(row0[r], rowBytes, tx[i].i0, tx[i].i1);
+            w1[r * PX + i] = resize::pairWordsOf<3>(row1[r], rowBytes, tx[i].i0, tx[i].i1);
+            fast = fast && w0[r * PX + i].words > 0 && w1[r * PX + i].words > 0;
+        }
+    resize::PixelPair a[K], b[K];
+    if (fast) {
+        resize::PairLoad l0[K], l1[K];
+#pragma unroll
+        for (int r = 0; r < RY; ++r)
+#pragma unroll
+            for (int i = 0; i < PX; ++i) {
+                l0[r * PX + i] = hintLoad<Hint>(row0[r], w0[r * PX + i]);
+                l1[r * PX + i] = hintLoad<Hint>(row1[r], w1[r * PX + i]);
+            }
+#pragma unroll
+        for (int k = 0; k < K; ++k) a[k] = resize::shiftPair(l0[k], w0[k]), b[k] = resize::shiftPair(l1[k], w1[k]);
+    } else {
+#pragma unroll
+        for (int r = 0; r < RY; ++r)
+#pragma unroll
+            for (int i = 0; i < PX; ++i)
+                resize::fetchPairs<3>(row0[r], row1[r], rowBytes, tx[i].i0, tx[i].i1, a[r * PX + i], b[r * PX + i]);
+    }
+#pragma unroll
+    for (int r = 0; r < RY; ++r)
+#pragma unroll
+        for (int i = 0; i < PX; ++i) {
+            const int32_t x = x0 + i * BX, y = y0 + r * BY;
+            if (x >= w || y >= h) continue;
+            float v[3];
+            resize::pairValues<3>(a[r * PX + i], b[r * PX + i], tx[i], ty[r], p.srcCast, v);
+            char *out = p.dst.data + n * p.dst.stride[kN] + int64_t(y) * p.dst.stride[kH] + int64_t(x) * p.dst.stride[kW];
+#pragma unroll
+            for (int o = 0; o < 3; ++o) {
+                float *to = reinterpret_cast<float *>(out + o * p.dst.stride[kC]);
+                const float q = resize::fusedValue(p, o, p.reverseChannels ? v[2 - o] : v[o]);
+                if constexpr (CS) __stcs(to, q);
+                else *to = q;
+            }
+        }
+}
+
+template <int BX, int BY, int PX, int RY, int Hint, bool CS, int MB = 1> void launchPairVar(const FusedParams &q, cudaStream_t st) {
+    const dim3 grid(unsigned((q.dst.shape[kW] + BX * PX - 1) / (BX * PX)), unsigned((q.dst.shape[kH] + BY * RY - 1) / (BY * RY)), unsigned(q.dst.shape[kN]));
+    pairVarKernel<BX, BY, PX, RY, Hint, CS, MB><<<grid, dim3(BX, BY), 0, st>>>(q, resize::mappingOf(q.src, q.resizeH, q.resizeW, q.interp));
+    CK(cudaGetLastError());
+}
+
 struct Variant {
     std::string name;
     std::function<void(const FusedParams &, cudaStream_t)> run; // empty: does not take the case
@@ -198,6 +289,19 @@ std::vector<Variant> variantsOf(const FusedParams &p) {
     v.push_back({"pairs(main)", [](const FusedParams &q, cudaStream_t s) { CK(launchResizeFusedPairs(q, s)); }});
     v.push_back({"launchResizeFused", [](const FusedParams &q, cudaStream_t s) { CK(launchResizeFused(q, s)); }});
     if (p.src.shape[kC] == 3 && !p.halfOut && p.interp == resize::kLinear && p.src.stride[kW] == 3) {
+        // The rows that chose the pair kernel's loads (logs/probe-fused_paths-pairvariants.log; the 2-row variants
+        // with 16 blocks an SM forced spilled and took 29.7-30.8 µs there, so they are gone).
+        v.push_back({"pv 32x4 __ldg", &launchPairVar<32, 4, 1, 1, 0, false>});
+        v.push_back({"pv 32x4 __ldg cs", &launchPairVar<32, 4, 1, 1, 0, true>});
+        v.push_back({"pv 32x4 L2:128", &launchPairVar<32, 4, 1, 1, 1, false>});
+        v.push_back({"pv 32x4 L2:256", &launchPairVar<32, 4, 1, 1, 2, false>});
+        v.push_back({"pv 32x4 L1:no_alloc", &launchPairVar<32, 4, 1, 1, 3, false>});
+        v.push_back({"pv 32x4 L1:no_alloc cs", &launchPairVar<32, 4, 1, 1, 3, true>});
+        v.push_back({"pv 32x4 cg", &launchPairVar<32, 4, 1, 1, 4, false>});
+        v.push_back({"pv 32x2 L1:no_alloc", &launchPairVar<32, 2, 1, 1, 3, false>});
+        v.push_back({"pv 16x16 L1:no_alloc", &launchPairVar<16, 16, 1, 1, 3, false>});
+        v.push_back({"pv 32x2 ry2 L1:no_alloc", &launchPairVar<32, 2, 1, 2, 3, false>});
+        v.push_back({"pv 32x4 px2 L1:no_alloc", &launchPairVar<32, 4, 2, 1, 3, false>});
         v.push_back({"ref-style 16x16 plain", &launchRefStyle<16, 16, 1, false>});
         v.push_back({"ref-style 16x16 cs", &launchRefStyle<16, 16, 1, true>});
         v.push_back({"ref-style 16x16 r2", &launchRefStyle<16, 16, 2, false>});
@@ -262,7 +366,7 @@ int main() {
         fillRandom<<<1024, 256>>>(src[i], setBytes, 1 + 76 * uint64_t(i));
     }
     CK(cudaGetLastError());
-    const size_t maxDst = size_t(64) * 4 * 224 * 224 * 4; // also holds 32 x 3 x 336 x 336
+    const size_t maxDst = size_t(64) * 3 * 336 * 336 * 4; // the largest output (64 x 3 x 336 x 336 float)
     char *dstRef, *dstVar;
     CK(cudaMalloc(&dstRef, maxDst));
     CK(cudaMalloc(&dstVar, maxDst));
@@ -284,6 +388,9 @@ int main() {
         {"32x1080x1920x3_384_crop336", 32, 1080, 1920, 3, 384, 336, 24, true, false, true, true}, // 5 columns a resized column
         {"32x1080x1920x3_320_crop288", 32, 1080, 1920, 3, 320, 288, 16, true, false, true, true}, // 6
         {"16x1440x2560x3_256_crop224", 16, 1440, 2560, 3, 256, 224, 16, true, false, true, true}, // 10
+        {"32x1080x1920x3_448_crop384", 32, 1080, 1920, 3, 448, 384, 32, true, false, true, true}, // 4.3
+        {"32x1080x1920x3_512_crop448", 32, 1080, 1920, 3, 512, 448, 32, true, false, true, true}, // 3.75
+        {"64x720x1280x3_384_crop336", 64, 720, 1280, 3, 384, 336, 24, true, false, true, true},   // 3.3
     };
     // Untimed shapes for the checks: crops not a multiple of the rows or pixels per block, NHWC output (scalar
     // stores), 1 and 2 channels, padded rows, a crop reaching the right border (no staged variant takes it).
