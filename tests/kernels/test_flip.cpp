@@ -195,7 +195,33 @@ std::vector<FlipCase> shortRowsTable() {
     return table;
 }
 
+// Flips both ways of short packed rows past kFlipFlatMaxBytes (kernels/flip.hpp), which take whole-row units whose
+// span is reversed whole (flipColumnRows' FlipRows): 37 rows an image, so every image ends on a part-full unit; odd
+// and even group counts a row (80 x 3 bytes: 5 groups of 48; 224 x 3: 14), 16-byte groups (4 channels: two rows a
+// unit) and 6-byte pixels; next to the same flips pitched and in place, which keep the other paths.
+std::vector<FlipCase> mirroredRowsTable() {
+    struct Shape {
+        int elemSize;
+        int64_t c, w;
+    };
+    const Shape shapes[] = {{1, 3, 224}, {1, 3, 80}, {1, 4, 224}, {2, 3, 112}, {1, 1, 1024}};
+    const Variant variants[] = {{StrideKind::Packed, false}, {StrideKind::Pitched, false}, {StrideKind::Packed, true}};
+    constexpr int64_t kH = 37, kBytes = (int64_t(32) << 20) + (int64_t(1) << 20); // just past the flat path's sizes
+    std::vector<FlipCase> table;
+    for (const Shape &s : shapes)
+        for (const Variant &v : variants) {
+            const int64_t n = kBytes / (kH * s.w * s.c * s.elemSize) + 1;
+            table.push_back({"NHWC", s.elemSize, n, s.c, kH, s.w, -1, v.kind, v.inPlace});
+        }
+    return table;
+}
+
 } // namespace
+
+TEST_CASE("cvFlip matches the CPU reference: flips both ways past the flat path's sizes, in whole-row units", "[gpu][flip]") {
+    CVTEST_REQUIRE_GPU();
+    runTable(mirroredRowsTable());
+}
 
 TEST_CASE("cvFlip matches the CPU reference: layouts x element sizes x strides x flipCodes", "[gpu][flip]") {
     CVTEST_REQUIRE_GPU();
