@@ -6,7 +6,10 @@
 // time per call (CUDA events, calls queued behind a spin kernel, 4 buffer sets rotated) against a cudaMemcpyAsync of
 // the same bytes; every variant's output compared byte for byte with launchFlip's (exit 1 on any mismatch). The
 // span-reversed units with 4 rows (22.63 µs against 23.39, logs/probe-flip_rows_units.log) are flipColumnRows' FlipRows
-// now, which launchFlip takes for such flips; spanRows here is the kernel as it was measured.
+// now, which launchFlip takes for such flips; spanRows here is the kernel as it was measured. Also flipCode 1 with 5, 6
+// and 8 blocks an SM forced (__launch_bounds__; spills: 24.9, 29.9, 44.1 µs against 22.7) and with a group pair's
+// back group reversed before its front is read (no fewer registers, the same time):
+// logs/probe-flip_rows_units-residency.log.
 // Build and run from the repository root:
 //   nvcc -O3 -std=c++17 -arch=sm_90 -diag-suppress 20013 -I kernels -I include -o /tmp/flip_rows_units \
 //        bench/probes/flip_rows_units.cu kernels/copy.cu && /tmp/flip_rows_units
@@ -25,8 +28,8 @@ namespace {
 // flipColumnRows with the unit's rows taken mirrored within their plane (FlipRows): the unit's source span is rows
 // [h - h0 - count, h - h0), which reversed whole (group k with group count * groups - 1 - k) is rows h0.. of the
 // flipped image, each mirrored.
-template <int P, bool FlipRows>
-__global__ void __launch_bounds__(kBlockThreads, 4) spanRows(FlipParams p, int64_t rowBytes, int rowsPerUnit) {
+template <int P, bool FlipRows, int MB = 4, bool BackFirst = false>
+__global__ void __launch_bounds__(kBlockThreads, MB) spanRows(FlipParams p, int64_t rowBytes, int rowsPerUnit) {
     using Shape = GroupShape<P>;
     constexpr int G = Shape::G, V = Shape::V, spanVectors = stageVectors(V);
     __shared__ uint4 stage[kWarpsPerBlock][spanVectors];
@@ -57,13 +60,28 @@ __global__ void __launch_bounds__(kBlockThreads, 4) spanRows(FlipParams p, int64
             const int j = FlipRows ? 0 : q / half, k = q - j * half;
             uint4 *front = &span[j * rowVectors + k * V], *back = &span[j * rowVectors + (total - 1 - k) * V];
             uint32_t x[G / 4], y[G / 4], r[G / 4];
+            if constexpr (BackFirst) {
+                // back reversed before front is read: 24 words live at most instead of 36.
 #pragma unroll
-            for (int v = 0; v < V; ++v) {
-                const uint4 f = front[v], b = back[v];
-                x[4 * v] = f.x, x[4 * v + 1] = f.y, x[4 * v + 2] = f.z, x[4 * v + 3] = f.w;
-                y[4 * v] = b.x, y[4 * v + 1] = b.y, y[4 * v + 2] = b.z, y[4 * v + 3] = b.w;
+                for (int v = 0; v < V; ++v) {
+                    const uint4 b = back[v];
+                    y[4 * v] = b.x, y[4 * v + 1] = b.y, y[4 * v + 2] = b.z, y[4 * v + 3] = b.w;
+                }
+                reversePixels<P, G>(y, r);
+#pragma unroll
+                for (int v = 0; v < V; ++v) {
+                    const uint4 f = front[v];
+                    x[4 * v] = f.x, x[4 * v + 1] = f.y, x[4 * v + 2] = f.z, x[4 * v + 3] = f.w;
+                }
+            } else {
+#pragma unroll
+                for (int v = 0; v < V; ++v) {
+                    const uint4 f = front[v], b = back[v];
+                    x[4 * v] = f.x, x[4 * v + 1] = f.y, x[4 * v + 2] = f.z, x[4 * v + 3] = f.w;
+                    y[4 * v] = b.x, y[4 * v + 1] = b.y, y[4 * v + 2] = b.z, y[4 * v + 3] = b.w;
+                }
+                reversePixels<P, G>(y, r);
             }
-            reversePixels<P, G>(y, r);
 #pragma unroll
             for (int v = 0; v < V; ++v) front[v] = make_uint4(r[4 * v], r[4 * v + 1], r[4 * v + 2], r[4 * v + 3]);
             reversePixels<P, G>(x, r);
@@ -150,6 +168,23 @@ int main() {
                                   CK(cudaGetLastError());
                               }});
             }
+        // Residency: 4 blocks an SM as built (64 registers); 5, 6 and 8 forced (with spills), back-first order.
+        if (!rowsMirrored) {
+            const auto add = [&](const char *label, void (*k)(FlipParams, int64_t, int)) {
+                vs.push_back({label, [=](const FlipParams &p0, cudaStream_t s) {
+                                  const FlipParams p = planFlipKernel(p0).params;
+                                  const int64_t units = p.shape[kOuter1] * p.shape[kOuter0] * ceilDiv(p.shape[kHeight], 4);
+                                  k<<<flipLaunchShape(units).grid, cvk::kBlockThreads, 0, s>>>(p, w * c, 4);
+                                  CK(cudaGetLastError());
+                              }});
+            };
+            add("whole-row rows 4, 5 blocks/SM", &spanRows<3, false, 5>);
+            add("whole-row rows 4, 6 blocks/SM", &spanRows<3, false, 6>);
+            add("whole-row rows 4, 8 blocks/SM", &spanRows<3, false, 8>);
+            add("whole-row rows 4, back first", &spanRows<3, false, 4, true>);
+            add("whole-row rows 4, back first 5/SM", &spanRows<3, false, 5, true>);
+            add("whole-row rows 4, back first 6/SM", &spanRows<3, false, 6, true>);
+        }
         for (const Variant &v : vs) {
             CK(cudaMemsetAsync(dst[0], 0xA5, bytes, st));
             v.run(nhwc(n, h, w, c, flipCode, src[0], dst[0]), st);
