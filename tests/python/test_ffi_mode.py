@@ -69,6 +69,7 @@ def layouts(tmp_path_factory):
         "installed": (str(installed), None),
         "installed without extension": (str(bare), None),
         "system loader": (source, None),
+        "missing library": (source, str(base / "nowhere" / "libcvcuda_c.so.1")),
     }
 
 
@@ -114,6 +115,7 @@ ERROR_CASES = [
     ("alone", "api", ["CVCUDA_C_FFI=api", "{dir}" + os.sep + "_capi", "python_capi"]),
     ("installed without extension", "api", ["CVCUDA_C_FFI=api", "{dir}" + os.sep + "_capi"]),
     ("system loader", "api", ["CVCUDA_C_FFI=api", "system loader"]),
+    ("missing library", "api", ["cannot load the C library", "{dir}", "CVCUDA_C_LIBRARY"]),  # the library first
     ("build", "API", ["CVCUDA_C_FFI", "'API'", "'abi'", "'api'", "'auto'"]),
     ("build", "ctypes", ["CVCUDA_C_FFI", "'ctypes'", "'abi'", "'api'", "'auto'"]),
     ("build", " abi", ["CVCUDA_C_FFI", "' abi'", "'abi'", "'api'", "'auto'"]),

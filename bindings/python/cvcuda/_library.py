@@ -128,6 +128,10 @@ def _load():
     path = _library_path()
     extension, looked = (None, []) if mode == "abi" else find_extension(path)
     if mode == "api" and extension is None:
+        try:  # a library that does not load is the first thing to report
+            ctypes.CDLL(path)
+        except OSError as exc:
+            raise _cannot_load(path, exc) from exc
         where = " or ".join(looked) if looked else f"nowhere: {path!r} is found by the system loader, not by a path"
         raise ImportError(
             f"cvcuda: {_MODE_VARIABLE}=api needs the cffi API-mode module {__package__}.{_EXTENSION} beside the "
