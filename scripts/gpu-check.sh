@@ -43,6 +43,8 @@ ver=docs/verification
 logs=$ver/logs
 mkdir -p "$logs" docs/img
 export CVCUDA_REQUIRE_GPU=1 PYTHONUNBUFFERED=1
+# Before the build: Meson's python3 imports cffi at configure time to build the cffi API-mode module cvcuda._capi
+# (python_capi=enabled below fails the build step without it), so the wheels' PYTHONPATH must be exported first.
 if compgen -G ".whl/*.whl" >/dev/null; then
     python3 -m pip install -q --no-index --no-deps --no-compile --target /tmp/cvcuda-site .whl/*.whl >"$logs/pip.log" 2>&1
     export PYTHONPATH=/tmp/cvcuda-site${PYTHONPATH:+:$PYTHONPATH}
@@ -63,9 +65,9 @@ step() { # step NAME LOGFILE COMMAND... : runs, keeps the log, records the resul
 }
 
 if [ -f "$build/build.ninja" ]; then
-    step "build (gpu_arch=90, incremental)" build.log ninja -C "$build"
+    step "build (gpu_arch=90, incremental)" build.log bash -c "meson configure $build -Dpython_capi=enabled && ninja -C $build"
 else
-    step "build (gpu_arch=90)" build.log bash -c "meson setup $build -Dgpu_arch=90 && ninja -C $build"
+    step "build (gpu_arch=90)" build.log bash -c "meson setup $build -Dgpu_arch=90 -Dpython_capi=enabled && ninja -C $build"
 fi
 rm -f "$build"/test-results/*.xml
 ngpu=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)
@@ -155,6 +157,8 @@ fi
     nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>&1
     nvcc --version | tail -2
     python3 -c 'import torch, sys; print("python", sys.version.split()[0], "torch", torch.__version__)' 2>&1
+    # The cffi mode of the pytest run (the suite also runs once with CVCUDA_C_FFI=abi: meson test pytest-abi).
+    python3 -c 'import cvcuda._library as L; print("cffi mode", L.ffi_mode, L.extension_path or "")' 2>&1
     echo "commit ${CVCUDA_COMMIT:-$(git rev-parse HEAD 2>/dev/null || echo unknown)}"
     echo '```'
     echo

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The CPU reliability jobs, run by scripts/test.sh after the normal tests (docs/reliability.md has their figures):
 #  1. ASan + UBSan (GCC, -fno-sanitize-recover: the first report fails): the Catch2 C API and C++ wrapper suites
-#     (capi, capi-no-device, abi-cvcuda-hpp) and pytest with libasan preloaded into Python.      -> build-asan/
+#     (capi, capi-no-device, abi-cvcuda-hpp) and pytest with libasan preloaded into Python, through the
+#     instrumented cffi API-mode module (CVCUDA_C_FFI=api).                                      -> build-asan/
 #  2. TSan: the C API from 8 threads (tests/capi/test_threads.cpp, iterations raised) and the handle tests. -> build-tsan/
 #  3. clang ASan + UBSan: the same C API suite built by clang, whose UBSan also checks loads of enums.   -> build-clang/
 #  4. libFuzzer (clang++ -fsanitize=fuzzer,address,undefined): tests/fuzz/fuzz_tensor_wrap.cpp from the committed corpus
@@ -34,8 +35,11 @@ configure() { # dir, meson options...
 }
 
 echo "== sanitizers: ASan + UBSan build (gpu_arch=$arch)"
-configure build-asan -Db_sanitize=address,undefined -Dc_args=-fno-sanitize-recover=all -Dcpp_args=-fno-sanitize-recover=all
-meson compile -C build-asan -j "$jobs" cvcuda_c test_capi test_cvcuda_hpp || status=1
+# python_capi=enabled: the cffi API-mode module (cvcuda._capi) is built instrumented too, and the pytest run below
+# goes through it (it lies beside build-asan/libcvcuda_c.so.1); scripts/test.sh's normal build runs both modes.
+configure build-asan -Db_sanitize=address,undefined -Dc_args=-fno-sanitize-recover=all -Dcpp_args=-fno-sanitize-recover=all \
+    -Dpython_capi=enabled
+meson compile -C build-asan -j "$jobs" cvcuda_c test_capi test_cvcuda_hpp cvcuda_capi_beside_library || status=1
 export ASAN_OPTIONS=detect_leaks=1:protect_shadow_gap=0:strict_string_checks=1:detect_stack_use_after_return=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 meson test -C build-asan --no-rebuild --print-errorlogs capi capi-no-device abi-cvcuda-hpp || status=1
@@ -43,11 +47,12 @@ meson test -C build-asan --no-rebuild --print-errorlogs capi capi-no-device abi-
 # first; Python does not link it); Python's own allocations are not ours, so leaks are not checked.
 preload="$(gcc -print-file-name=libasan.so) $(gcc -print-file-name=libstdc++.so)"
 LD_PRELOAD=$preload ASAN_OPTIONS=detect_leaks=0:protect_shadow_gap=0 CVCUDA_C_LIBRARY=$root/build-asan/libcvcuda_c.so.1 \
-    PYTHONPATH=$root/bindings/python PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONPATH=$root/bindings/python PYTHONDONTWRITEBYTECODE=1 CVCUDA_C_FFI=api \
     python3 -m pytest tests/python -q -p no:cacheprovider --junitxml=build-asan/test-results/direct/pytest-asan.xml || status=1
 
 echo "== sanitizers: TSan build, $tsan_iterations iterations per hammer thread"
-configure build-tsan -Db_sanitize=thread
+# No Python here (the extension would not be used): python_capi=disabled keeps the configure step free of cffi.
+configure build-tsan -Db_sanitize=thread -Dpython_capi=disabled
 meson compile -C build-tsan -j "$jobs" test_capi || status=1
 TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 CVCUDA_TEST_ITERATIONS=$tsan_iterations \
     python3 $stderr_stays_empty build-tsan/tests/capi/test_capi '[threads],[handles],[lifecycle]' \

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Prepares a fresh Debian/Ubuntu machine to build and test cvcuda-c: system packages (Catch2 v3, pkg-config,
-# valgrind, abigail-tools, cmake, clang with libFuzzer, OpenCV 4's core and imgproc headers) and a Python virtual
-# environment in .venv with requirements-dev.txt.
+# valgrind, abigail-tools, cmake, clang with libFuzzer, OpenCV 4's core and imgproc headers, Python's headers) and a
+# Python virtual environment in .venv with requirements-dev.txt.
 # Sourced by scripts/test.sh and scripts/demo.sh; needs root or sudo for apt, and the CUDA toolkit (nvcc).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -24,6 +24,12 @@ command -v cmake >/dev/null || need_apt+=(cmake)
 command -v clang++ >/dev/null || need_apt+=(clang)
 ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 || need_apt+=(libclang-rt-dev)
 [ -f /usr/include/opencv4/opencv2/imgproc.hpp ] || need_apt+=(libopencv-core-dev libopencv-imgproc-dev)
+# The headers of python3 (whose .venv Meson uses) for the cffi API-mode module cvcuda._capi (meson option python_capi;
+# without them auto leaves it out and Python runs in ABI mode): Debian's python3.X-dev for python3 X.
+python_include=$(python3 -c 'import sysconfig; print(sysconfig.get_path("include"))' 2>/dev/null || true)
+if [ ! -f "$python_include/Python.h" ]; then
+    need_apt+=("python$(python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])')-dev")
+fi
 if [ ${#need_apt[@]} -gt 0 ] && command -v apt-get >/dev/null; then
     backports=()
     # Debian bookworm has Catch2 2.x only; v3 comes from bookworm-backports.

@@ -1,13 +1,17 @@
-"""Generates cvcuda/_ffi.py, the cffi out-of-line ABI-mode module, from the public C header.
+"""Generates the cffi modules of the public C header: cvcuda/_ffi_abi.py (out-of-line ABI mode, committed) and the C
+source of cvcuda._capi (out-of-line API mode, a build output compiled by Meson).
 
-The declarations are the C preprocessor's output of include/cvcuda/cvcuda.h (comments and include guards gone,
-CV_API empty), so Python and C cannot drift; tests/python/test_ffi_drift.py regenerates the module and compares.
+Both come from one cdef text (cdef_text): the C preprocessor's output of include/cvcuda/cvcuda.h (comments and include
+guards gone, CV_API empty), so Python and C cannot drift; tests/python/test_ffi_drift.py regenerates the ABI module and
+compares, tests/python/test_ffi_mode.py compares the compiled API module's declarations with it.
 Integer macros (CV_MAX_DIMS, CVCUDA_C_VERSION_*) are evaluated by the same preprocessor and added as cffi "#define"s, so
-they reach Python as lib.CV_MAX_DIMS and ffi-level constants without being copied by hand.
+they reach Python as lib.CV_MAX_DIMS and ffi-level constants without being copied by hand (in API mode the C compiler
+also checks each value against the header's macro).
 
-Usage: python gen_ffi.py [--include DIR] [--output FILE] [--cc CC]
-Needs a C compiler driver for its preprocessor (cc -E); cffi and pycparser. The output is committed: users and the
-GPU machine need neither a compiler nor this script.
+Usage: python gen_ffi.py [--include DIR] [--output FILE] [--cc CC]            the ABI module (default: the committed one)
+       python gen_ffi.py [--include DIR] --api-output FILE.c [--depfile FILE] [--cc CC]   the API module's C source
+Needs a C compiler driver for its preprocessor (cc -E); cffi and pycparser. The ABI module is committed: users and the
+GPU machine need neither a compiler nor this script for it; the API module is optional (meson option python_capi).
 """
 
 import argparse
@@ -23,8 +27,13 @@ import cffi
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_INCLUDE = os.path.join(HERE, "..", "..", "include")
-DEFAULT_OUTPUT = os.path.join(HERE, "cvcuda", "_ffi.py")
-MODULE = "cvcuda._ffi"
+DEFAULT_OUTPUT = os.path.join(HERE, "cvcuda", "_ffi_abi.py")
+MODULE = "cvcuda._ffi_abi"
+API_MODULE = "cvcuda._capi"
+# The API module's C source includes the real header, so the C compiler checks every declaration of the cdef against
+# it (struct layouts, enum and macro values, function types).
+API_SOURCE = '#include "cvcuda/cvcuda.h"'
+
 
 # An object-like macro whose body may be an integer expression (function-like macros and initialisers are skipped).
 _DEFINE = re.compile(r"^\s*#\s*define\s+((?:CV|CVCUDA_C)_[A-Z0-9_]+)\s+(.+?)\s*$", re.MULTILINE)
@@ -80,24 +89,51 @@ def _evaluate(node):
     raise ValueError(f"not an integer constant expression: {ast.dump(node)}")
 
 
-def build_ffi(cc="cc", include_dir=DEFAULT_INCLUDE):
-    """The cffi.FFI holding every declaration of cvcuda/cvcuda.h plus its integer macros."""
+def cdef_text(cc="cc", include_dir=DEFAULT_INCLUDE):
+    """The cdef of both modules: every declaration of cvcuda/cvcuda.h, then its integer macros as cffi #defines."""
     include_dir = os.path.abspath(include_dir)
     declarations = _preprocess(cc, include_dir, '#include "cvcuda/cvcuda.h"\n')
     macros = _integer_macros(cc, include_dir)
+    return declarations + "".join(f"#define {name} {value}\n" for name, value in sorted(macros.items()))
+
+
+def build_ffi(cc="cc", include_dir=DEFAULT_INCLUDE, api=False):
+    """The cffi.FFI of cdef_text: the ABI module cvcuda._ffi_abi, or with api=True the API module cvcuda._capi."""
     ffi = cffi.FFI()
-    ffi.cdef(declarations + "".join(f"#define {name} {value}\n" for name, value in sorted(macros.items())))
-    ffi.set_source(MODULE, None)
+    ffi.cdef(cdef_text(cc, include_dir))
+    if api:
+        ffi.set_source(API_MODULE, API_SOURCE)
+    else:
+        ffi.set_source(MODULE, None)
     return ffi
+
+
+def _write_depfile(path, target, include_dir):
+    """A Makefile rule naming every public header and this script, so that Ninja regenerates the C source when one
+    changes (Meson cannot glob include/ itself)."""
+    inputs = [os.path.abspath(__file__)]
+    for sub in ("cvcuda", "dlpack"):
+        folder = os.path.join(os.path.abspath(include_dir), sub)
+        inputs += [os.path.join(folder, n) for n in sorted(os.listdir(folder)) if n.endswith(".h")]
+    with open(path, "w") as f:
+        f.write(target.replace(" ", "\\ ") + ": " + " ".join(p.replace(" ", "\\ ") for p in inputs) + "\n")
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--include", default=DEFAULT_INCLUDE, help="directory holding cvcuda/cvcuda.h")
-    parser.add_argument("--output", default=DEFAULT_OUTPUT, help="the module to write")
+    parser.add_argument("--output", default=None, help=f"the ABI module to write (default {DEFAULT_OUTPUT}, unless "
+                                                       f"--api-output is given)")
+    parser.add_argument("--api-output", default=None, help="write the C source of the API module cvcuda._capi here")
+    parser.add_argument("--depfile", default=None, help="with --api-output: a Makefile depfile of the headers read")
     parser.add_argument("--cc", default=os.environ.get("CC", "cc"), help="C compiler driver used as preprocessor")
     args = parser.parse_args(argv)
-    build_ffi(args.cc, args.include).emit_python_code(args.output)
+    if args.api_output:
+        build_ffi(args.cc, args.include, api=True).emit_c_code(args.api_output)
+        if args.depfile:
+            _write_depfile(args.depfile, args.api_output, args.include)
+    if args.output or not args.api_output:
+        build_ffi(args.cc, args.include).emit_python_code(args.output or DEFAULT_OUTPUT)
     return 0
 
 

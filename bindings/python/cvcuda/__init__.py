@@ -1,6 +1,7 @@
 """cvcuda: GPU computer vision with zero-copy PyTorch/CuPy interop and correct cross-stream ordering.
 
-A thin Python layer (cffi, ABI mode: no compiler needed) over libcvcuda_c's stable C ABI. It mirrors the API of the
+A thin Python layer (cffi: the compiled API-mode module when it lies beside the library, else ABI mode, which needs
+no compiler; see ``_library``) over libcvcuda_c's stable C ABI. It mirrors the API of the
 reference library CV-CUDA (NVIDIA), whose Python module has the same name: do not install both in one environment.
 
     import torch, cvcuda
