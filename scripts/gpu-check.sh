@@ -75,7 +75,7 @@ ngpu=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)
 if [ "${ngpu:-0}" -ge 2 ]; then export CVCUDA_REQUIRE_MULTI_GPU=1; fi
 summary="not run in this part (--no-tests)"
 if [ $tests = 1 ]; then
-    step "all tests, CVCUDA_REQUIRE_GPU=1" tests.log meson test -C "$build" --print-errorlogs --num-processes 1 --timeout-multiplier 4
+    step "all tests, CVCUDA_REQUIRE_GPU=1" tests.log meson test -C "$build" --print-errorlogs --num-processes 1 --timeout-multiplier 4 --no-suite abi-mode
     cp "$build/meson-logs/testlog.txt" "$logs/testlog.txt" # every test's own output, passing ones too
     python3 scripts/summarize_tests.py "$build" --list-skips >"$logs/test-summary.log"
     summary=$(tail -n 1 "$logs/test-summary.log")
@@ -157,7 +157,7 @@ fi
     nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>&1
     nvcc --version | tail -2
     python3 -c 'import torch, sys; print("python", sys.version.split()[0], "torch", torch.__version__)' 2>&1
-    # The cffi mode of the pytest run (the suite also runs once with CVCUDA_C_FFI=abi: meson test pytest-abi).
+    # The cffi mode of the pytest run (pytest-abi, the suite again with CVCUDA_C_FFI=abi, runs in CI, not here: --no-suite abi-mode).
     python3 -c 'import cvcuda._library as L; print("cffi mode", L.ffi_mode, L.extension_path or "")' 2>&1
     echo "commit ${CVCUDA_COMMIT:-$(git rev-parse HEAD 2>/dev/null || echo unknown)}"
     echo '```'
