@@ -288,14 +288,12 @@ struct FusedParams {
 cudaError_t launchResizeFused(const FusedParams &p, cudaStream_t stream);
 // Whether launchResizeFused tries the staged path before the pair path: fusedPairsTake's shapes with 1 to 3 channels
 // and fewer than kFusedPairsFromScaleX source columns per resized column. Where the resize shrinks more across, the
-// pair path is faster. bench/probes/fused_paths.cu on an H200 (logs/probe-fused_paths-pairvariants.log: the pair path
-// with its loads allocating in L1, as it was, "pairs(main)", and without, as it is now, "pv 32x4 L1:no_alloc"), µs
-// staged 2 / pair path before / pair path now, uint8 LINEAR to float32 NCHW, 3 channels: columns 1920 -> 256 (7.5 a
-// column: the ImageNet chain) 29.4 / 26.3 / 25.0, 2560 -> 256 (10) 19.9 / 17.8 / 17.2, 1920 -> 320 (6) 45.5 / 37.6 /
-// 35.9, 1920 -> 384 (5) 51.4 / 51.9 / 49.0, 1280 -> 256 (5) 44.2 / 45.1 / 42.9, 640 -> 256 (2.5) 20.1 / 23.8 / 22.3;
-// 4 channels, 1920 -> 256: 20.7 / 18.4 (the pair path's whole-pixel words). Pure host arithmetic (CPU tests check the
-// dispatch).
-constexpr int64_t kFusedPairsFromScaleX = 4;
+// pair path is faster. bench/probes/fused_paths.cu on an H200 (logs/probe-fused_paths-final.log), µs staged 2 / pair
+// path, uint8 LINEAR to float32 NCHW, 3 channels: columns 1920 -> 256 (7.5 a column: the ImageNet chain) 29.9 / 26.5,
+// 2560 -> 256 (10) 19.9 / 18.0, 1920 -> 320 (6) 45.6 / 37.5, 1920 -> 384 (5) 51.2 / 51.1, 1280 -> 256 (5) 43.9 / 44.0,
+// 640 -> 256 (2.5) 20.2 / 23.8; 4 channels, 1920 -> 256: 20.8 / 18.4 (the pair path's whole-pixel words).
+// Pure host arithmetic (CPU tests check the dispatch).
+constexpr int64_t kFusedPairsFromScaleX = 6;
 bool fusedStagedPreferred(const FusedParams &p);
 // Whether launchResizeFused takes the pair path (resize_fused_pairs.cuh) for p: OpenCV LINEAR (interp kLinear,
 // torchMode < 0) with packed source pixels (1 to 4 channels, stride[kW] == C and stride[kC] == 1), any row strides

@@ -110,10 +110,9 @@ template <int I, bool Half, int CT> __global__ void __launch_bounds__(kFusedBloc
 // (bench/probes/fused_paths.cu, logs/probe-fused_paths-refstyle.log and -shapes.log): 32 x 8 threads with 4 rows a
 // thread grid-stride (the shape before) 30.1 µs; grid-stride loops over rows and images in 32 x 4 blocks 30.8 (38
 // registers: 12 blocks an SM); the loop-free kernel in 32 x 4 blocks 27.5, in 32 x 8, 16 x 16 (the reference library's
-// block for its fused call) and 64 x 4 27.8-28.4; with fetchPairs 26.5 (logs/probe-fused_paths-final.log); with its words
-// not allocated in L1 (loadPairWords) 25.0, against 26.3 with __ldg in the same run, where 32 x 2, 32 x 8, 16 x 16, 64 x 2
-// blocks, 2 columns or 2 rows a thread, streaming stores and the L2 prefetch hints all took 26.2-27.3
-// (logs/probe-fused_paths-pairvariants.log).
+// block for its fused call) and 64 x 4 27.8-28.4; with fetchPairs 26.5 (logs/probe-fused_paths-final.log).
+// (Those probe figures let one call in five find its source in L2, which the probe no longer does; the benchmark,
+// where no call does, measured this kernel at 26.6 µs.)
 constexpr int kPairBlockX = 32, kPairBlockY = 4;
 
 template <bool Half, int C> __global__ void __launch_bounds__(kPairBlockX *kPairBlockY) fusedPairsKernel(FusedParams p, Mapping m) {

@@ -53,17 +53,19 @@ template <int C> CVK_PAIR_HD PairWords pairWordsOf(const uint8_t *row, int64_t r
     return x1 == x0 + 1 ? pairWords(reinterpret_cast<uintptr_t>(row), rowBytes, int64_t(x0) * C, 2 * C) : PairWords{0, 0, 0};
 }
 
-// The up to 3 words w names (w.words > 0), loaded, not yet shifted into place. Not allocated in L1
-// (loadWordNoAllocate): each word is read once, and the gather measured 5 % faster so.
+// The up to 3 words w names (w.words > 0), loaded, not yet shifted into place. Through __ldg (loadWord): the
+// L1::no_allocate load measured 1.3 µs faster on the ImageNet chain in bench/probes/fused_paths.cu while its timing
+// let one call in five find its source in L2, and 1.5 µs slower (28.1 against 26.6) in the benchmark, where no call
+// does (logs/probe-fused_paths-pairvariants.log, docs/perf.md).
 struct PairLoad {
     uint32_t a, b, c;
 };
 template <int C> CVK_PAIR_HD PairLoad loadPairWords(const uint8_t *row, const PairWords &w) {
     constexpr int kMaxWords = (3 + 2 * C + 3) / 4;
     const uint8_t *p = row + w.first;
-    PairLoad l{loadWordNoAllocate(p), w.words > 1 ? loadWordNoAllocate(p + 4) : 0u, 0u};
+    PairLoad l{loadWord(p), w.words > 1 ? loadWord(p + 4) : 0u, 0u};
     if constexpr (kMaxWords > 2)
-        if (w.words > 2) l.c = loadWordNoAllocate(p + 8);
+        if (w.words > 2) l.c = loadWord(p + 8);
     return l;
 }
 CVK_PAIR_HD PixelPair shiftPair(const PairLoad &l, const PairWords &w) {

@@ -187,8 +187,8 @@ template <int BX, int BY, int RPT, bool CS> void launchRefStyle(const FusedParam
     CK(cudaGetLastError());
 }
 
-// ---- Pair-kernel variants (3 channels, float out): fusedPairsKernel's arithmetic and fetch (before its loads went
-// L1::no_allocate), with its shape and its loads varied. BX x BY threads; each thread samples PX columns (x, x + BX, ...) of RY crop rows (y, y + BY, ...), all
+// ---- Pair-kernel variants (3 channels, float out): fusedPairsKernel's arithmetic and fetch, with its shape and its
+// loads varied. BX x BY threads; each thread samples PX columns (x, x + BX, ...) of RY crop rows (y, y + BY, ...), all
 // their rows' words loaded before any is shifted into place; Hint picks the load instruction: 0 __ldg (main's), 1
 // ld.global.nc with the L2::128B prefetch hint, 2 with L2::256B, 3 ld.global.nc.L1::no_allocate, 4 ld.global.cg (L2
 // only); CS: evict-first stores (main: plain).
@@ -289,8 +289,9 @@ std::vector<Variant> variantsOf(const FusedParams &p) {
     v.push_back({"pairs(main)", [](const FusedParams &q, cudaStream_t s) { CK(launchResizeFusedPairs(q, s)); }});
     v.push_back({"launchResizeFused", [](const FusedParams &q, cudaStream_t s) { CK(launchResizeFused(q, s)); }});
     if (p.src.shape[kC] == 3 && !p.halfOut && p.interp == resize::kLinear && p.src.stride[kW] == 3) {
-        // The rows that chose the pair kernel's loads (logs/probe-fused_paths-pairvariants.log; the 2-row variants
-        // with 16 blocks an SM forced spilled and took 29.7-30.8 µs there, so they are gone).
+        // The rows that chose the pair kernel's loads (logs/probe-fused_paths-pairvariants.log, timed before
+        // timeIt's rotation ran on across batches; the 2-row variants with 16 blocks an SM forced spilled and took
+        // 29.7-30.8 µs there, so they are gone).
         v.push_back({"pv 32x4 __ldg", &launchPairVar<32, 4, 1, 1, 0, false>});
         v.push_back({"pv 32x4 __ldg cs", &launchPairVar<32, 4, 1, 1, 0, true>});
         v.push_back({"pv 32x4 L2:128", &launchPairVar<32, 4, 1, 1, 1, false>});

@@ -39,18 +39,22 @@ __global__ void spinFor(uint64_t ns) {
 
 // µs per call of f(i) (i counts the calls, so f can rotate buffers) on stream st: 3 warm-up calls, median of 9
 // batches of `calls`. spinNsPerCall > 0: each batch queued behind a spin of that many ns a call (plus 0.2 ms), for
-// calls short enough that the host's launch rate would set the figure.
+// calls short enough that the host's launch rate would set the figure. i runs on across the warm-up and the batches,
+// so a rotation of k buffer sets reuses a set only k calls later: restarting it at 0 in every batch had the first
+// call of a batch read the set the previous batch's last call had just read, from L2 (one call in five, with 5 calls
+// and 4 sets), which made the fused probe's figures up to 3 µs lower than the benchmark's.
 template <class F> float timeIt(F &&f, cudaStream_t st, int calls = 5, uint64_t spinNsPerCall = 0) {
     cudaEvent_t a, b;
     CK(cudaEventCreate(&a));
     CK(cudaEventCreate(&b));
-    for (int i = 0; i < 3; ++i) f(i);
+    int n = 0;
+    for (int i = 0; i < 3; ++i) f(n++);
     CK(cudaStreamSynchronize(st));
     std::vector<float> us;
     for (int batch = 0; batch < 9; ++batch) {
         if (spinNsPerCall > 0) spinFor<<<1, 1, 0, st>>>(uint64_t(calls) * spinNsPerCall + 200000);
         CK(cudaEventRecord(a, st));
-        for (int i = 0; i < calls; ++i) f(i);
+        for (int i = 0; i < calls; ++i) f(n++);
         CK(cudaEventRecord(b, st));
         CK(cudaEventSynchronize(b));
         float ms = 0;

@@ -50,12 +50,11 @@ TEST_CASE("fusedStagedPreferred: the staged path below kFusedPairsFromScaleX col
     };
     const std::vector<Row> rows = {
         {"1920 -> 256 across (7.5 columns a column: the ImageNet chain)", imagenet(nhwc(kAligned, 32, 1080, 1920, 3)), false},
-        {"1280 -> 256 (5)", imagenet(nhwc(kAligned, 2, 720, 1280, 3)), false},
-        {"1024 -> 256 (4: the threshold itself)", imagenet(nhwc(kAligned, 2, 1080, 1024, 3)), false},
-        {"1023 -> 256 (just below 4)", imagenet(nhwc(kAligned, 2, 1080, 1023, 3)), true},
+        {"1536 -> 256 (6: the threshold itself)", imagenet(nhwc(kAligned, 2, 1080, 1536, 3)), false},
+        {"1535 -> 256 (just below 6)", imagenet(nhwc(kAligned, 2, 1080, 1535, 3)), true},
+        {"1280 -> 256 (5)", imagenet(nhwc(kAligned, 2, 720, 1280, 3)), true},
         {"640 -> 256 (2.5)", imagenet(nhwc(kAligned, 2, 480, 640, 3)), true},
-        {"1 channel, 640 -> 256", imagenet(nhwc(kAligned, 2, 480, 640, 1)), true},
-        {"1 channel, 1280 -> 256", imagenet(nhwc(kAligned, 2, 720, 1280, 1)), false},
+        {"1 channel, 1280 -> 256", imagenet(nhwc(kAligned, 2, 720, 1280, 1)), true},
         {"4 channels, 1280 -> 256: the pair path's whole-pixel words", imagenet(nhwc(kAligned, 2, 720, 1280, 4)), false},
         {"NEAREST: neither (the general kernel)", nearest, false},
     };

@@ -182,7 +182,7 @@ def test_fused_pair_path_on_row_views_equals_the_general_kernel(cupy, channels, 
 # The pair kernel has no loops: launchResizeFusedPairs (kernels/resize_fused.cu) launches it on parts of at most 65535
 # images and 65535 x 4 crop rows. Each row: the source shape, resize_dim (width, height), the indices compared with the
 # same call on that image (images) or on a crop that starts there (rows), on both sides of a part's edge. 12 -> 2
-# columns (6 a column, at least kFusedPairsFromScaleX in kernels/resize.hpp) is the pair path's (fusedStagedPreferred).
+# columns (6 a column, 1 or 3 channels) is the pair path's (fusedStagedPreferred).
 PART_EDGES = [
     ("images", (65537, 1, 12, 3), (2, 1), (0, 65534, 65535, 65536)),
     ("rows", (1, 262148, 12, 1), (2, 262148), (0, 262139, 262140, 262147)),
