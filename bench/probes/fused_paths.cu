@@ -150,6 +150,23 @@ template <int Load, int Store> void launchFloor(const FusedParams &q, const Fuse
 // reserved per block): residency caps by padding, the kernel unchanged.
 int32_t capSmem(int32_t needed, int blocks) { return std::max(needed, ((228 * 1024) / blocks - 1024) & ~15); }
 
+// One output pixel of 3 channels, float out, from its two rows' pairs (the pair path's arithmetic), evict-first (CS)
+// or plain stores: the probe kernels below share it.
+template <bool CS>
+__device__ __forceinline__ void emitPixel3(const FusedParams &p, const resize::PixelPair &r0, const resize::PixelPair &r1,
+                                           const resize::PairTaps &tx, const resize::PairTaps &ty, int64_t n, int32_t x, int32_t y) {
+    float v[3];
+    resize::pairValues<3>(r0, r1, tx, ty, p.srcCast, v);
+    char *out = p.dst.data + n * p.dst.stride[kN] + int64_t(y) * p.dst.stride[kH] + int64_t(x) * p.dst.stride[kW];
+#pragma unroll
+    for (int o = 0; o < 3; ++o) {
+        float *to = reinterpret_cast<float *>(out + o * p.dst.stride[kC]);
+        const float q = resize::fusedValue(p, o, p.reverseChannels ? v[2 - o] : v[o]);
+        if constexpr (CS) __stcs(to, q);
+        else *to = q;
+    }
+}
+
 // ---- The reference's shape (CV-CUDA 0.19's resizeCrop_bilinear, seen in Nsight Compute: one thread per output
 // pixel, 16 x 16 blocks, a grid of (tiles x, tiles y, images)) with the pair path's arithmetic and one fetchPair per
 // row (resize_fused_pairs.cuh), so the values are the pair path's bit for bit: BX x BY threads, RPT row tiles a block,
@@ -168,16 +185,7 @@ template <int BX, int BY, int RPT, bool CS> __global__ void __launch_bounds__(BX
         const resize::PairTaps ty = resize::pairTaps(m.y, y + p.cropY);
         const resize::PixelPair r0 = resize::fetchPair<3>(reinterpret_cast<const uint8_t *>(image + ty.i0 * p.src.stride[kH]), rowBytes, tx.i0, tx.i1);
         const resize::PixelPair r1 = resize::fetchPair<3>(reinterpret_cast<const uint8_t *>(image + ty.i1 * p.src.stride[kH]), rowBytes, tx.i0, tx.i1);
-        float v[3];
-        resize::pairValues<3>(r0, r1, tx, ty, p.srcCast, v);
-        char *out = p.dst.data + n * p.dst.stride[kN] + int64_t(y) * p.dst.stride[kH] + int64_t(x) * p.dst.stride[kW];
-#pragma unroll
-        for (int o = 0; o < 3; ++o) {
-            float *to = reinterpret_cast<float *>(out + o * p.dst.stride[kC]);
-            const float q = resize::fusedValue(p, o, p.reverseChannels ? v[2 - o] : v[o]);
-            if constexpr (CS) __stcs(to, q);
-            else *to = q;
-        }
+        emitPixel3<CS>(p, r0, r1, tx, ty, n, x, y);
     }
 }
 
@@ -259,16 +267,7 @@ __global__ void __launch_bounds__(BX *BY, MB) pairVarKernel(FusedParams p, resiz
         for (int i = 0; i < PX; ++i) {
             const int32_t x = x0 + i * BX, y = y0 + r * BY;
             if (x >= w || y >= h) continue;
-            float v[3];
-            resize::pairValues<3>(a[r * PX + i], b[r * PX + i], tx[i], ty[r], p.srcCast, v);
-            char *out = p.dst.data + n * p.dst.stride[kN] + int64_t(y) * p.dst.stride[kH] + int64_t(x) * p.dst.stride[kW];
-#pragma unroll
-            for (int o = 0; o < 3; ++o) {
-                float *to = reinterpret_cast<float *>(out + o * p.dst.stride[kC]);
-                const float q = resize::fusedValue(p, o, p.reverseChannels ? v[2 - o] : v[o]);
-                if constexpr (CS) __stcs(to, q);
-                else *to = q;
-            }
+            emitPixel3<CS>(p, a[r * PX + i], b[r * PX + i], tx[i], ty[r], n, x, y);
         }
 }
 
