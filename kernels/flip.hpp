@@ -31,7 +31,8 @@ enum class FlipPath {
     RowCopy,      // rows copied whole (vertical flip or plain copy), vectors of `unitBytes`
     AlignedRows,  // the same rows as one flat launch of aligned 16-byte blocks (copy.hpp's launchCopy), not in place
     ColumnGroups, // horizontal flip of packed rows, 16-byte vectors, pixels reversed in registers
-    ColumnRows,   // horizontal flip of short packed rows that follow each other: runs of whole rows, 16-byte vectors
+    ColumnRows,   // horizontal flip of short packed rows that follow each other: runs of whole rows, 16-byte vectors;
+                  // also flips both ways of such rows (params.flipRows: each run's span reversed whole)
     ColumnFlat,   // the rows of ColumnGroups, not in place, one `unitBytes` item (a pixel group or 16 bytes) per thread
     ColumnUnits,  // horizontal flip of packed rows, one `unitBytes` piece of a pixel per thread
     Generic,      // one element per thread, any strides
@@ -50,7 +51,8 @@ struct FlipPlan {
 // not in place and move fewer than this many bytes take the flat path: one small item per thread, so that one image
 // spreads over every SM (a 1x224x224x3 uint8 flip is 56 warp units on the staged whole-row path, 3136 threads of
 // one 48-byte group each here). Larger flips stay on the warp-unit paths, measured at 0.94-0.96 of a copy at
-// 32x1080x1920x3 and 256x224x224x3 uint8 (the flat path is slower there); bench/probes/flip_plans.cu times both on every benchmark row, so this is the one number to
+// 32x1080x1920x3 and 256x224x224x3 uint8 (the flat path is slower there); bench/probes/flip_plans.cu times both on every benchmark row
+// but flips both ways of short rows past this size (planFlipKernel gives those whole-row units whatever its flatMaxBytes), so this is the one number to
 // change from its figures (0: the warp-unit paths everywhere).
 constexpr int64_t kFlipFlatMaxBytes = int64_t(32) << 20;
 // A flat launch of fewer pixel groups than this gives each thread one 16-byte vector of a group instead of the whole

@@ -78,7 +78,7 @@ std::vector<uint8_t> cpuFlip(const Shape &s, const std::vector<uint8_t> &src) {
     return out;
 }
 
-enum class Kind { AsBuilt, Main, FlatVector, FlatGroup, Shaped, Aligned };
+enum class Kind { AsBuilt, Main, FlatVector, FlatGroup, Shaped, RowCopy };
 struct Variant {
     const char *name;
     Kind kind;
@@ -88,7 +88,7 @@ struct Variant {
 const Variant kVariants[] = {
     {"launchFlip as built", Kind::AsBuilt, nullptr},
     {"main: warp units", Kind::Main, nullptr},
-    {"aligned rows, any size", Kind::Aligned, nullptr},
+    {"row copy kernel", Kind::RowCopy, nullptr},
     {"flat, 16-byte items", Kind::FlatVector, nullptr},
     {"flat, group items", Kind::FlatGroup, nullptr},
     {"flat 16B items, B256 U1", Kind::Shaped, &launchShaped<3, 16, 256, 1>},
@@ -120,12 +120,10 @@ bool variantPlan(const Variant &v, const FlipParams &p, FlipPlan &plan) {
     switch (v.kind) {
     case Kind::AsBuilt: plan = planFlipKernel(p); return true;
     case Kind::Main: plan = planFlipKernel(p, 0); return true;
-    case Kind::Aligned: // a vertical flip as launchCopy's flat launch of aligned 16-byte blocks whatever its size
+    case Kind::RowCopy: // an aligned vertical flip on the row copy kernel, which took those over 32 MiB before
         plan = planFlipKernel(p);
-        if (p.flipCols || plan.path != FlipPath::RowCopy) return false;
-        plan.rows = flipRowView(plan.params);
-        if (!copyRowsAligned(plan.rows, 1)) return false;
-        plan.path = FlipPath::AlignedRows;
+        if (p.flipCols || plan.path != FlipPath::AlignedRows) return false;
+        plan.path = FlipPath::RowCopy; // plan.unitBytes is the row copy's vector size, set before AlignedRows
         return true;
     default: break;
     }

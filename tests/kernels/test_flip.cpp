@@ -2,6 +2,7 @@
 // shapes, flipCodes, stride kinds and in-place runs. Random src bytes; dst poisoned before each run; the whole dst
 // buffer is compared, so bytes between pitched rows must stay poisoned.
 #include "flip_case.hpp"
+#include "../../kernels/flip.hpp"
 #include "gpu.hpp"
 
 #include <catch2/catch_test_macros.hpp>
@@ -206,7 +207,7 @@ std::vector<FlipCase> mirroredRowsTable() {
     };
     const Shape shapes[] = {{1, 3, 224}, {1, 3, 80}, {1, 4, 224}, {2, 3, 112}, {1, 1, 1024}};
     const Variant variants[] = {{StrideKind::Packed, false}, {StrideKind::Pitched, false}, {StrideKind::Packed, true}};
-    constexpr int64_t kH = 37, kBytes = (int64_t(32) << 20) + (int64_t(1) << 20); // just past the flat path's sizes
+    constexpr int64_t kH = 37, kBytes = cvk::kFlipFlatMaxBytes + (int64_t(1) << 20); // just past the flat path's sizes
     std::vector<FlipCase> table;
     for (const Shape &s : shapes)
         for (const Variant &v : variants) {

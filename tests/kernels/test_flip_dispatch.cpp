@@ -93,6 +93,7 @@ TEST_CASE("planFlipKernel picks the kernel and normalises the view", "[flip][dis
         {"uint8x4 horizontal", nhwc(32, 1080, 1920, 4, 1, 1), FlipPath::ColumnGroups, 16, 1920, false, true},
         {"float32x3 horizontal", nhwc(32, 1080, 1920, 3, 4, 1), FlipPath::ColumnGroups, 16, 1920, false, true},
         {"uint8x3 224x224 both: whole-row units, rows mirrored", nhwc(256, 224, 224, 3, 1, -1), FlipPath::ColumnRows, 16, 224, true, true},
+        {"uint8x3 224x224 horizontal of a src backwards along H: both, whole-row units", negativeSrcRows(nhwc(256, 224, 224, 3, 1, 1)), FlipPath::ColumnRows, 16, 224, true, true},
         {"uint8x3 224x224 both, 170 images (24 MiB, under the flat size): one long row", nhwc(170, 224, 224, 3, 1, -1), FlipPath::ColumnGroups, 16, 224 * 224, false, true},
         {"uint8x3 224x224 both, in place: one long row", inPlace(nhwc(256, 224, 224, 3, 1, -1)), FlipPath::ColumnGroups, 16, 224 * 224, false, true},
         {"uint8x3 224x224 horizontal: whole rows", nhwc(256, 224, 224, 3, 1, 1), FlipPath::ColumnRows, 16, 224, false, true},

@@ -47,7 +47,8 @@ TEST_CASE("cvFlip of tensors larger than 4 GiB", "[gpu][flip][large]") {
     const LargeCase table[] = {
         {1, 32768, 32768, 5, -1, false, "one merged 5 GiB row, 1-byte pieces"},
         {3, 16384, 32768, 3, 1, true, "in place, 16-byte groups"},
-        {2, 20000, 30000, 4, 0, false, "row copy"},
+        {2, 20000, 30000, 4, 0, false, "flat aligned blocks (launchCopy)"},
+        {2, 20000, 30000, 4, 0, true, "in place: the row copy kernel"},
     };
     for (const LargeCase &c : table) {
         INFO(c.n << "x" << c.h << "x" << c.w << "x" << c.c << " flipCode " << c.flipCode << (c.inPlace ? " in place" : "")
