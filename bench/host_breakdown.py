@@ -22,6 +22,7 @@ sys.path.insert(0, str(ROOT / "bindings" / "python"))
 import cvcuda  # noqa: E402
 from cvcuda._ffi import ffi  # noqa: E402
 from cvcuda._library import lib  # noqa: E402
+from cvcuda import _tensor  # noqa: E402
 from _perf_doc import write_section  # noqa: E402
 
 SHAPE = (1, 224, 224, 3)
@@ -162,6 +163,18 @@ def seed_rows(torch, stream):
     def first_flip():
         cvcuda.flip(next(it), 1, stream=stream)
 
+    # The same wrappers made with the keep-alive off (the lifetime test's switch): the first flip then hands no owner
+    # to the library, so no cleanup callback is registered nor called back into Python when the flip completes.
+    _tensor._debug_disable_keepalive(True)
+    try:
+        bare = [cvcuda.as_tensor(x, "NHWC") for _ in range(n * (BATCHES + 1) + 600)]
+    finally:
+        _tensor._debug_disable_keepalive(False)
+    bare_it = iter(bare)
+
+    def first_flip_no_owner():
+        cvcuda.flip(next(bare_it), 1, stream=stream)
+
     def torch_meta():
         return (x.is_cuda, x.requires_grad, x.dtype, x.layout, x.shape, x.data_ptr(), x.is_contiguous())
 
@@ -171,7 +184,10 @@ def seed_rows(torch, stream):
         ("    torch metadata reads (is_cuda, requires_grad, dtype, layout, shape, data_ptr, is_contiguous)",
          us_per_call(torch_meta, sync, n)),
         ("  first flip of a fresh wrapper (defensive sync, device check, keep-alive)", us_per_call(first_flip, stream.sync, n)),
-        ("    torch.cuda.synchronize() alone (the defensive sync's floor)", us_per_call(sync, sync, n)),
+        ("    the same, keep-alive off (no owner handed over: no cleanup callback)", us_per_call(first_flip_no_owner, stream.sync, n)),
+        ("    cvcuda.sync_and_collect() alone (the library's cudaDeviceSynchronize, GPU idle)",
+         us_per_call(cvcuda.sync_and_collect, sync, n)),
+        ("    torch.cuda.synchronize() alone (comparison)", us_per_call(sync, sync, n)),
     ]
 
 
