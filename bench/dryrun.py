@@ -427,6 +427,7 @@ def loop_smoke(args, cases, api, out):
     try:
         import report
         import run
+        import timing
         small = [c for c in cases if sum(s.nbytes for s in c.tensors.values()) <= 16 << 20 and c.op != "tv"]
         # No C library: a real one on a GPU machine would be handed host memory. Its column's skip path runs instead.
         session = run.Session(types.SimpleNamespace(**{**vars(args), "lib": "/nonexistent/libcvcuda_c.so.1"}),
@@ -443,6 +444,23 @@ def loop_smoke(args, cases, api, out):
                     failures.append(f"loop: {c.key}: {side} skipped: {cell['skip']}")
             if c.kind == "gpu" and "us" not in r.get("copy", {}):
                 failures.append(f"loop: {c.key}: no copy time")
+        # The host rows with the reference's batches taking turns with ours (run.HostPeer), its side a second Session
+        # of this process on the same fake API answering host_command as the worker process would.
+        hosts = [c for c in cases if c.kind == "host"]
+        ref_session = run.Session(types.SimpleNamespace(**vars(args)), ("reference",), api)
+        ref_session.host_cases = {c.key: c for c in hosts}
+        paired = run.Session(types.SimpleNamespace(**{**vars(args), "lib": "/nonexistent"}), ("ours", "torch"), api).run(
+            hosts, "", run.HostPeer(local=ref_session))
+        for c in hosts:
+            cells = paired.get(c.key, {})
+            for side in ("ours", "reference"):
+                cell = cells.get(side, {})
+                if "us" not in cell and "skip" not in cell:
+                    failures.append(f"paired host rows: {c.key}: {side}: neither a time nor a skip: {cell}")
+                if "us" in cell and cell.get("batches") != timing.HOST_ROUNDS:
+                    failures.append(f"paired host rows: {c.key}: {side}: {cell.get('batches')} batches")
+        if not any("us" in paired.get(c.key, {}).get("reference", {}) for c in hosts):
+            failures.append("paired host rows: no reference batch was timed")
         profiled = run.Session(types.SimpleNamespace(**{**vars(args), "lib": "/nonexistent", "profile": True}),
                                ("ours", "torch", "copy"), api).run(small[:2], "")
         if any("us" in cell for r in profiled.values() for cell in r.values() if isinstance(cell, dict)):

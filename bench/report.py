@@ -5,6 +5,8 @@ matplotlib is imported only here, when the plots are drawn.
 """
 import pathlib
 
+from timing import HOST_CALLS, HOST_ROUNDS
+
 BEGIN, END = "<!-- bench:run:begin -->", "<!-- bench:run:end -->"
 LABEL = {"ours_c": "ours (C API)", "ours": "ours", "reference": "CV-CUDA 0.19", "torch": "torch", "copy": "copy"}
 COLOR = {"ours_c": "#1f77b4", "ours": "#2ca02c", "reference": "#d62728", "torch": "#ff7f0e", "copy": "#7f7f7f"}
@@ -121,7 +123,9 @@ def section(data, cases, img_rel):
               "L2. MB moved = bytes read + written (a resize: its source once and its output once). copy = a "
               "device-to-device copy of the same bytes; `x / copy` = copy time / x time (1.00 = at the limit). "
               "`ours vs CV-CUDA` = CV-CUDA's time / ours (> 1: ours is faster). Host rows: host time per call, GPU "
-              "idle, median of 7 batches of 2000 calls. ‡: some batches had host gaps (a call that waits for the "
+              f"idle, median of {HOST_ROUNDS} batches of {HOST_CALLS} calls, the sides (ours, torch, CV-CUDA in its "
+              "own process) taking turns batch by batch, so that the host's slow and fast spells fall on all alike. "
+              "‡: some batches had host gaps (a call that waits for the "
               "GPU); ✗: output differs from torch's (exact rows only)." + ref_note, ""]
     lines += [f"![bandwidth against size]({img_rel}/{PLOT_BANDWIDTH})", ""]
     headline = [c for c in gpu if c.table and c.headline]

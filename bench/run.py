@@ -7,7 +7,8 @@
   copy           a device-to-device copy of the same number of bytes (read + written): the limit
 GPU rows: GPU time per call with CUDA events, calls queued behind a spin kernel (no host gaps), median of 9 batches,
 inputs rotated over enough buffer sets to leave L2 (bench/timing.py). Host rows: host time per call, GPU idle, median
-of 7 x 2000 calls. Writes docs/perf.md's generated section and the plots in docs/img/ (bench/report.py), and the raw
+of 9 batches of 2000 calls, the sides taking turns batch by batch (the reference's worker process stays alive for them
+and runs its batches when asked, HostPeer). Writes docs/perf.md's generated section and the plots in docs/img/ (bench/report.py), and the raw
 results as JSON.
 
   python3 bench/run.py [--reference /tmp/cvref] [--only TEXT] [--lib build/libcvcuda_c.so.1]
@@ -173,7 +174,8 @@ class Session:
         # Our package counts its device synchronisations (cvcuda.stats()); the reference has no such counter.
         self.counter = (lambda: cv.stats()["deviceSyncs"]) if "ours" in sides and hasattr(cv, "stats") else None
 
-    def run(self, cases, only):
+    def run(self, cases, only, peer=None):
+        """Results by case key; `peer`: the reference's HostPeer, whose batches of the host rows take turns with ours."""
         results = {}
         for case in cases:
             if only and only not in case.key or self.profile and case.kind == "host":
@@ -181,7 +183,10 @@ class Session:
             t0 = time.perf_counter()
             res = results[case.key] = {}
             try:
-                (self.gpu_case if case.kind == "gpu" else self.host_case)(case, res)
+                if case.kind == "gpu":
+                    self.gpu_case(case, res)
+                else:
+                    self.host_case(case, res, peer)
             except Exception as exc:  # a row that cannot even be set up (e.g. out of memory) skips whole
                 res["error"] = short(exc)
             self.torch.cuda.synchronize()
@@ -261,31 +266,121 @@ class Session:
         self.torch.cuda.synchronize()
         return bool(self.torch.equal(theirs.reshape(ours.shape), ours))
 
-    def host_case(self, case, res):
-        from timing import host_us
+    def host_fn(self, case, side, s):
+        """The callable of `side` for a host row on the tensors `s`, run once; None when the side has none."""
+        if side == "torch":
+            if case.bind_torch is None:
+                return None
+            fn = case.bind_torch(self.T, s)
+        else:
+            why = missing(self.cv, case)
+            if why:
+                raise LookupError(why)
+            if self.host_stream is None:
+                self.host_stream = self.cv.Stream()
+            fn = case.bind(self.cv, wrap_for(self.cv, case, s), self.host_stream)
+        fn()
+        return fn
+
+    def host_case(self, case, res, peer=None):
+        from timing import host_batch, host_rounds, host_warm
         s = make_set(self.torch, case)
-        for side in self.sides:
+        sync = self.torch.cuda.synchronize
+        batches = {}
+        for side in self.sides + (("reference",) if peer else ()):
             if side not in HOST_SIDES:
                 continue
             if side in case.skip:
                 res[side] = {"skip": case.skip[side]}
                 continue
             try:
-                if side == "torch":
-                    if case.bind_torch is None:
+                if side == "reference" and peer:
+                    reply = peer.ask(op="setup", key=case.key)
+                    if "skip" in reply:
+                        res[side] = {"skip": reply["skip"]}
                         continue
-                    fn = case.bind_torch(self.T, s)
-                else:
-                    why = missing(self.cv, case)
-                    if why:
-                        raise LookupError(why)
-                    if self.host_stream is None:
-                        self.host_stream = self.cv.Stream()
-                    fn = case.bind(self.cv, wrap_for(self.cv, case, s), self.host_stream)
-                fn()
-                res[side] = host_us(fn, self.torch.cuda.synchronize)
+                    batches[side] = peer.batch
+                    continue
+                fn = self.host_fn(case, side, s)
+                if fn is None:
+                    continue
+                host_warm(fn)
+                batches[side] = lambda fn=fn: host_batch(fn, sync)
             except Exception as exc:
                 res[side] = {"skip": short(exc)}
+        res.update(host_rounds(batches))
+
+    def serve_host(self, cases, inp, out):
+        """The reference worker's side of HostPeer: one JSON command a line on `inp` (host_command), one REPLY line on
+        `out` for each, until quit."""
+        self.host_cases = {c.key: c for c in cases if c.kind == "host"}
+        for line in inp:
+            msg = json.loads(line)
+            if msg["op"] == "quit":
+                break
+            out.write(REPLY + json.dumps(self.host_command(msg)) + "\n")
+            out.flush()
+
+    def host_command(self, msg):
+        """setup {key}: that host row's callable made, run and warmed up ({"ok": true}, or {"skip": why}); batch: one
+        batch of it timed ({"us": µs per call})."""
+        from timing import host_batch, host_warm
+        try:
+            if msg["op"] == "setup":
+                case = self.host_cases[msg["key"]]
+                self.served = None
+                if "reference" in case.skip:
+                    return {"skip": case.skip["reference"]}
+                fn = self.host_fn(case, "reference", make_set(self.torch, case))
+                host_warm(fn)
+                self.served = fn
+                return {"ok": True}
+            return {"us": host_batch(self.served, self.torch.cuda.synchronize)}
+        except Exception as exc:
+            return {"skip": short(exc)}
+
+
+REPLY = "@@host-reply "  # the reference worker's replies among its log lines
+
+
+class HostPeer:
+    """The reference's worker process, alive after its GPU rows, running host-row batches when asked (serve_host), so
+    that its batches and ours alternate in time. Its other output lines are logged as they come."""
+
+    def __init__(self, proc=None, local=None):
+        self.proc, self.local = proc, local  # local: a Session in this process answering host_command (the dry run)
+
+    def ask(self, **msg):
+        if self.local:
+            return self.local.host_command(msg)
+        self.proc.stdin.write(json.dumps(msg) + "\n")
+        self.proc.stdin.flush()
+        return self.reply()
+
+    def reply(self):
+        for line in self.proc.stdout:
+            if line.startswith(REPLY):
+                return json.loads(line[len(REPLY):])
+            log(line.rstrip("\n"))
+        raise RuntimeError(f"reference worker ended (exit {self.proc.wait()})")
+
+    def batch(self):
+        reply = self.ask(op="batch")
+        if "us" not in reply:
+            raise RuntimeError(f"reference worker: {reply.get('skip', reply)}")
+        return reply["us"]
+
+    def close(self):
+        if self.local:
+            return 0
+        try:
+            self.proc.stdin.write(json.dumps({"op": "quit"}) + "\n")
+            self.proc.stdin.close()
+        except OSError:
+            pass
+        for line in self.proc.stdout:
+            log(line.rstrip("\n"))
+        return self.proc.wait()
 
 
 def environment(torch, cv, ref_env):
@@ -317,8 +412,9 @@ def environment(torch, cv, ref_env):
 
 
 def reference_process(args, json_path):
-    """Runs this script as the reference's worker: PYTHONPATH is DIR plus the inherited entries that hold no package
-    named cvcuda (ours), so `import cvcuda` is the reference."""
+    """Starts this script as the reference's worker: PYTHONPATH is DIR plus the inherited entries that hold no package
+    named cvcuda (ours), so `import cvcuda` is the reference. Returns its GPU rows' results once it has run them, and
+    the HostPeer that runs its host rows' batches from then on; (None, None) when it failed."""
     keep = [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep)
             if p and not (pathlib.Path(p) / "cvcuda").exists()]
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([args.reference] + keep))
@@ -331,11 +427,17 @@ def reference_process(args, json_path):
         cmd.append("--profile")
     log(f"reference library: {' '.join(cmd)} (PYTHONPATH={env['PYTHONPATH']})")
     json_path.unlink(missing_ok=True)  # never an earlier run's numbers
-    rc = subprocess.run(cmd, env=env).returncode
-    if rc != 0 or not json_path.exists():
-        log(f"reference worker failed (exit {rc}): its column is left out")
-        return None
-    return json.loads(json_path.read_text())
+    peer = HostPeer(subprocess.Popen(cmd, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1))
+    try:
+        peer.reply()  # its GPU rows are done and written
+    except RuntimeError as exc:
+        log(f"reference worker failed ({exc}): its column is left out")
+        return None, None
+    if not json_path.exists():
+        log("reference worker wrote no results: its column is left out")
+        peer.close()
+        return None, None
+    return json.loads(json_path.read_text()), peer
 
 
 def worker(args):
@@ -346,9 +448,13 @@ def worker(args):
         return 1
     session = Session(args, ("reference",), cvcuda)
     log(f"reference cvcuda {getattr(cvcuda, '__version__', '?')} from {cvcuda.__file__}")
-    results = session.run(all_cases(), args.only)
+    cases = all_cases()
+    results = session.run([c for c in cases if c.kind != "host"], args.only)
     pathlib.Path(args.json).write_text(json.dumps({"version": getattr(cvcuda, "__version__", "?"),
                                                    "file": cvcuda.__file__, "results": results}))
+    sys.stdout.write(REPLY + json.dumps({"ready": True}) + "\n")
+    sys.stdout.flush()
+    session.serve_host(cases, sys.stdin, sys.stdout)  # the host rows, batch by batch, as the main process asks
     return 0
 
 
@@ -398,16 +504,20 @@ def main():
     cases = all_cases()
     json_path = pathlib.Path(args.json)
     json_path.parent.mkdir(parents=True, exist_ok=True)
-    ref = None
-    if args.reference:  # first, while this process holds no GPU memory
-        ref = reference_process(args, json_path.with_name(json_path.stem + "-reference.json"))
+    ref = peer = None
+    if args.reference:  # its GPU rows first, while this process holds no GPU memory
+        ref, peer = reference_process(args, json_path.with_name(json_path.stem + "-reference.json"))
     sys.path.insert(0, str(ROOT / "bindings" / "python"))  # ours (this process only; the reference's has its own path)
     os.environ.setdefault("CVCUDA_C_LIBRARY", args.lib)
     import cvcuda
     log(f"ours: cvcuda {cvcuda.__version__} from {cvcuda.__file__}, C library {os.environ['CVCUDA_C_LIBRARY']}")
     sides = ("ours_c", "ours", "torch", "copy") if pathlib.Path(args.lib).exists() else ("ours", "torch", "copy")
     session = Session(args, sides, cvcuda)
-    results = session.run(cases, args.only)
+    try:
+        results = session.run(cases, args.only, peer)
+    finally:
+        if peer:
+            peer.close()
     if ref:
         for key, res in ref["results"].items():
             if key in results and "reference" in res:

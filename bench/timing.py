@@ -6,7 +6,8 @@ whose start event had already completed when the host finished enqueuing (the GP
 longer spin; a call that synchronises the host can never be queued ahead, and its batches are counted in `gaps`.
 Each call takes the next buffer set (rotating over enough sets that none is still in L2). Median over the batches.
 
-Host time per call: the median over batches of N calls, timed with perf_counter, the GPU idle at each batch's start.
+Host time per call: the median over batches of N calls, timed with perf_counter, the GPU idle at each batch's start;
+the sides of a row (ours, torch, the reference in its own process) take turns batch by batch (host_rounds).
 """
 import math
 import statistics
@@ -90,17 +91,39 @@ class GpuClock:
         return out
 
 
-def host_us(fn, sync, calls=2000, batches=7, warmup=200):
-    """Median host µs per call of fn over `batches` batches of `calls`; `sync` waits for the GPU between batches."""
+HOST_CALLS, HOST_ROUNDS, HOST_WARMUP = 2000, 9, 200
+
+
+def host_warm(fn, warmup=HOST_WARMUP):
     for _ in range(warmup):
         fn()
-    samples = []
-    for _ in range(batches):
-        sync()
-        t0 = time.perf_counter_ns()
-        for _ in range(calls):
-            fn()
-        samples.append((time.perf_counter_ns() - t0) / calls / 1e3)
+
+
+def host_batch(fn, sync, calls=HOST_CALLS):
+    """Host µs per call of one batch of `calls` calls of fn, the GPU idle at its start (`sync` waits for it)."""
     sync()
+    t0 = time.perf_counter_ns()
+    for _ in range(calls):
+        fn()
+    us = (time.perf_counter_ns() - t0) / calls / 1e3
+    sync()
+    return us
+
+
+def host_summary(samples, calls=HOST_CALLS):
     return {"us": statistics.median(samples), "min_us": min(samples), "max_us": max(samples),
-            "calls_per_batch": calls, "batches": batches}
+            "calls_per_batch": calls, "batches": len(samples)}
+
+
+def host_rounds(batches, rounds=HOST_ROUNDS):
+    """Host time of several sides measured in turn: `batches` maps each side to a function running one batch (returns
+    µs per call). Each round runs one batch of every side, the order rotated by one side per round, so that the host's
+    slow and fast spells (on the GPU machine they last seconds and move single figures by up to 40 %: two runs minutes
+    apart, docs/perf.md) fall on every side alike. Returns side -> host_summary of its batches."""
+    sides = list(batches)
+    samples = {side: [] for side in sides}
+    for r in range(rounds):
+        k = r % len(sides)
+        for side in sides[k:] + sides[:k]:
+            samples[side].append(batches[side]())
+    return {side: host_summary(v) for side, v in samples.items()}
