@@ -24,6 +24,7 @@ from cvcuda._ffi import ffi  # noqa: E402
 from cvcuda._library import lib  # noqa: E402
 from cvcuda import _tensor  # noqa: E402
 from _perf_doc import write_section  # noqa: E402
+from placement import placement  # noqa: E402
 
 SHAPE = (1, 224, 224, 3)
 BATCHES, CALLS = 5, 2000
@@ -208,9 +209,11 @@ def main():
     rows = stream_rows(sync_all) + export_rows(stream, sync_all) + flip_rows(torch, stream, sync_all)
     if torch is not None:
         rows += consumed_export_rows(torch, sync_all) + seed_rows(torch, stream)
+    where = placement()
     lines = [f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; median of {BATCHES} batches of {CALLS} calls "
              f"(the seed's path: {CALLS // 5}), GPU idle between batches; 1x224x224x3 uint8; indented rows are steps "
-             f"of the row above them, timed alone", "", "| call | host µs/call |", "|---|---:|"]
+             f"of the row above them, timed alone. Host: CPUs {where['cpus']} (this process's), {where['numa_nodes']} "
+             f"NUMA node(s), the GPU's local CPUs {where['gpu_local_cpus']}", "", "| call | host µs/call |", "|---|---:|"]
     lines += [f"| {name} | {us:.2f} |" for name, us in rows]
     body = "\n".join(lines)
     print(body)

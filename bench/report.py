@@ -42,6 +42,9 @@ def env_lines(env):
             f"- ours: cvcuda {env['ours']}; reference: "
             + (f"CV-CUDA {env['reference']} (its own process)" if env.get("reference") else "not measured")
             + f"; torch {env['torch']}, torchvision {env.get('torchvision') or 'absent'}; Python {env['python']}",
+            f"- host: CPUs {env.get('host', {}).get('cpus', 'unknown')} (this process's), "
+            f"{env.get('host', {}).get('numa_nodes', 'unknown')} NUMA node(s), the GPU's local CPUs "
+            f"{env.get('host', {}).get('gpu_local_cpus', 'unknown')}",
             f"- date: {env['date']}"]
 
 

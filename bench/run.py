@@ -32,6 +32,7 @@ ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT / "tests" / "abi"))
 
+import placement  # noqa: E402
 from ops import all_cases  # noqa: E402
 from ops.common import DTYPES  # noqa: E402
 
@@ -407,7 +408,7 @@ def environment(torch, cv, ref_env):
             "cuda": torch.version.cuda, "torch": torch.__version__, "torchvision": tv,
             "ours": f"{cv.__version__} (C library {getattr(cv, '__c_version__', '?')}, commit {commit})",
             "reference": ref_env.get("version") if ref_env else None,
-            "python": sys.version.split()[0],
+            "python": sys.version.split()[0], "host": placement.placement(),
             "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")}
 
 
