@@ -11,6 +11,7 @@ Exits 1 when a check fails. torch/torchvision calls (`bind_torch`) need torch: t
 """
 import ast
 import inspect
+import json
 import math
 import os
 import pathlib
@@ -22,6 +23,7 @@ import types
 
 from ops import all_cases
 from ops.common import DTYPES
+from timing import HOST_CALLS, HOST_ROUNDS, HOST_WARMUP
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 MAX_CASE_BYTES = 24 << 30  # buffer sets of one case, with the copy's
@@ -309,7 +311,7 @@ def estimate_seconds(cases):
     total = 0.0
     for c in cases:
         if c.kind == "host":
-            total += 3 * (7 * 2000 + 200) * 10e-6
+            total += 3 * (HOST_ROUNDS * HOST_CALLS + HOST_WARMUP) * 10e-6
             continue
         t = max(c.bytes_moved / 3.5e12, 4e-6)
         n = max(3, min(256, math.ceil(1.5e-3 / t)))
@@ -403,6 +405,7 @@ def dry_run(args):
             failures.append(f"plot {f} is suspiciously small")
     print(f"report written to {out} ({', '.join(f.name for f in files)})")
     failures += loop_smoke(args, cases, ref, out / "smoke")
+    failures += peer_smoke(args, cases, ref)
     print(f"estimated device time of the full run on an H200: {estimate_seconds(cases):.0f} s (budget 240 s)")
     if estimate_seconds(cases) > 200:
         failures.append("estimated run time over 200 s: fewer rows or repetitions")
@@ -414,20 +417,33 @@ def dry_run(args):
     return 1 if failures else 0
 
 
-def loop_smoke(args, cases, api, out):
-    """Runs run.py's measurement loop (Session) for the small cases on tests/bench/fake_torch.py, with the fake
-    reference API as the library and our real C library through ctypes (which fails there without a GPU: the column's
-    skip notes are then exercised), and writes a report from its results. Returns failures."""
+def stand_in_torch():
+    """tests/bench/fake_torch.py as `torch` (and no torchvision) for run.py's Session in this process: (the module,
+    a function that puts back what was there)."""
     sys.path.insert(0, str(ROOT / "tests" / "bench"))
     import fake_torch
     saved = {name: sys.modules.get(name) for name in ("torch", "torchvision")}
     sys.modules["torch"] = fake_torch
     sys.modules["torchvision"] = None  # import fails: never a real torchvision on the stand-in
+
+    def restore():
+        for name, module in saved.items():
+            if module is None:
+                sys.modules.pop(name, None)
+            else:
+                sys.modules[name] = module
+    return fake_torch, restore
+
+
+def loop_smoke(args, cases, api, out):
+    """Runs run.py's measurement loop (Session) for the small cases on tests/bench/fake_torch.py, with the fake
+    reference API as the library and our real C library through ctypes (which fails there without a GPU: the column's
+    skip notes are then exercised), and writes a report from its results. Returns failures."""
     failures = []
+    fake_torch, restore = stand_in_torch()
     try:
         import report
         import run
-        import timing
         small = [c for c in cases if sum(s.nbytes for s in c.tensors.values()) <= 16 << 20 and c.op != "tv"]
         # No C library: a real one on a GPU machine would be handed host memory. Its column's skip path runs instead.
         session = run.Session(types.SimpleNamespace(**{**vars(args), "lib": "/nonexistent/libcvcuda_c.so.1"}),
@@ -457,7 +473,7 @@ def loop_smoke(args, cases, api, out):
                 cell = cells.get(side, {})
                 if "us" not in cell and "skip" not in cell:
                     failures.append(f"paired host rows: {c.key}: {side}: neither a time nor a skip: {cell}")
-                if "us" in cell and cell.get("batches") != timing.HOST_ROUNDS:
+                if "us" in cell and cell.get("batches") != HOST_ROUNDS:
                     failures.append(f"paired host rows: {c.key}: {side}: {cell.get('batches')} batches")
         if not any("us" in paired.get(c.key, {}).get("reference", {}) for c in hosts):
             failures.append("paired host rows: no reference batch was timed")
@@ -476,11 +492,89 @@ def loop_smoke(args, cases, api, out):
         traceback.print_exc()
         failures.append(f"loop: {type(exc).__name__}: {exc}")
     finally:
-        for name, module in saved.items():
-            if module is None:
-                del sys.modules[name]
-            else:
-                sys.modules[name] = module
+        restore()
+    return failures
+
+
+def peer_child():
+    """A reference worker for peer_smoke, on the numpy stand-in for torch and the fake reference API: `python -c
+    "import dryrun; dryrun.peer_child()" MODE PYI --reply-fd N`. MODE: ok; noise (a line without its newline on stdout
+    before it is ready, as a C library's output may be); crash (exits with status 7 at its third batch); early (exits
+    with status 3 before it is ready)."""
+    mode, pyi = sys.argv[1], sys.argv[2]
+    reply_fd = int(sys.argv[sys.argv.index("--reply-fd") + 1])
+    stand_in_torch()
+    import run
+    if mode == "early":
+        sys.exit(3)
+    session = run.Session(types.SimpleNamespace(lib="/nonexistent", profile=False, only=""), ("reference",),
+                          FakeApi(pathlib.Path(pyi).read_text(), "reference"))
+    if mode == "noise":
+        os.write(1, b"a C library's message without its newline")
+    if mode == "crash":
+        command, batches = session.host_command, [0]
+
+        def crashing(msg):
+            if msg["op"] == "batch":
+                batches[0] += 1
+                if batches[0] == 3:
+                    os._exit(7)
+            return command(msg)
+        session.host_command = crashing
+    with os.fdopen(reply_fd, "w") as replies:
+        replies.write(json.dumps({"ready": True}) + "\n")
+        replies.flush()
+        session.serve_host(all_cases(), sys.stdin, replies)
+
+
+def peer_smoke(args, cases, api):
+    """The host rows against real worker processes (peer_child) over run.HostPeer's pipes: every row gets a time or a
+    skip for every side whatever the worker does, ours keep their times when it dies, and nothing hangs. Failures."""
+    _, restore = stand_in_torch()
+    try:
+        return _peer_smoke(args, cases, api)
+    finally:
+        restore()
+
+
+def _peer_smoke(args, cases, api):
+    import run
+    failures = []
+    hosts = [c for c in cases if c.kind == "host"]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT / "bench"), os.environ.get("PYTHONPATH", "")]))
+    for mode in ("ok", "noise", "crash", "early"):
+        cmd = [sys.executable, "-c", "import dryrun; dryrun.peer_child()", mode, str(args.pyi)]
+        peer = run.HostPeer.start(cmd, env)
+        peer.timeout_s = 60
+        ready = peer.reply()
+        if mode == "early":
+            if "skip" not in ready or "exit 3" not in ready["skip"]:
+                failures.append(f"peer ({mode}): a worker that ended before it was ready answered {ready}")
+            peer.close()
+            continue
+        if "ready" not in ready:
+            failures.append(f"peer ({mode}): no ready reply: {ready}")
+            peer.close()
+            continue
+        session = run.Session(types.SimpleNamespace(**{**vars(args), "lib": "/nonexistent"}), ("ours", "torch"), api)
+        results = session.run(hosts, "", peer)
+        rc = peer.close()
+        for c in hosts:
+            cells = results.get(c.key, {})
+            if "error" in cells:
+                failures.append(f"peer ({mode}): {c.key}: {cells['error']}")
+            for side in ("ours", "reference"):
+                cell = cells.get(side, {})
+                if "us" not in cell and "skip" not in cell:
+                    failures.append(f"peer ({mode}): {c.key}: {side}: neither a time nor a skip: {cell}")
+                if side == "ours" and "us" not in cell:
+                    failures.append(f"peer ({mode}): {c.key}: ours lost its time: {cell}")
+        timed = [c for c in hosts if "us" in results.get(c.key, {}).get("reference", {})]
+        if mode != "crash" and len(timed) != len(hosts):
+            failures.append(f"peer ({mode}): the reference timed {len(timed)} of {len(hosts)} host rows")
+        if mode == "crash" and (len(timed) != 0 or rc != 7):
+            failures.append(f"peer ({mode}): {len(timed)} rows timed after the worker died at its third batch, exit {rc}")
+    print(f"host rows against worker processes: {len(hosts)} rows, 4 worker behaviours")
     return failures
 
 

@@ -5,8 +5,6 @@ matplotlib is imported only here, when the plots are drawn.
 """
 import pathlib
 
-from timing import HOST_CALLS, HOST_ROUNDS
-
 BEGIN, END = "<!-- bench:run:begin -->", "<!-- bench:run:end -->"
 LABEL = {"ours_c": "ours (C API)", "ours": "ours", "reference": "CV-CUDA 0.19", "torch": "torch", "copy": "copy"}
 COLOR = {"ours_c": "#1f77b4", "ours": "#2ca02c", "reference": "#d62728", "torch": "#ff7f0e", "copy": "#7f7f7f"}
@@ -37,14 +35,18 @@ def sides_present(results, keys, order):
 
 
 def env_lines(env):
+    host = env.get("host") or {}
+    worker = env.get("reference_host")
+    where = (f"- host: CPUs {host.get('cpus', 'unknown')} (this process's), {host.get('numa_nodes', 'unknown')} NUMA "
+             f"node(s), the GPU's local CPUs {host.get('gpu_local_cpus', 'unknown')}")
+    if worker and worker.get("cpus") != host.get("cpus"):
+        where += f"; the reference's worker: CPUs {worker.get('cpus')}"
     return [f"- GPU: {env['gpu']} ({env['sms']} SMs, {env['memory_gib']} GiB, L2 {env['l2_mib']} MiB); driver "
             f"{env['driver']}; CUDA {env['cuda']}",
             f"- ours: cvcuda {env['ours']}; reference: "
             + (f"CV-CUDA {env['reference']} (its own process)" if env.get("reference") else "not measured")
             + f"; torch {env['torch']}, torchvision {env.get('torchvision') or 'absent'}; Python {env['python']}",
-            f"- host: CPUs {env.get('host', {}).get('cpus', 'unknown')} (this process's), "
-            f"{env.get('host', {}).get('numa_nodes', 'unknown')} NUMA node(s), the GPU's local CPUs "
-            f"{env.get('host', {}).get('gpu_local_cpus', 'unknown')}",
+            where,
             f"- date: {env['date']}"]
 
 
@@ -67,6 +69,19 @@ def gpu_table(cases, results, order):
             row.append(fmt_ratio(us(r.get("ours")), us(r.get("reference"))))
         lines.append("| " + " | ".join(row) + " |")
     return lines
+
+
+def host_method(data, host):
+    """How the host rows were timed, read off their cells (an older results file: 7 batches, one side at a time)."""
+    cells = [cell for c in host for cell in data["results"].get(c.key, {}).values() if isinstance(cell, dict) and "us" in cell]
+    if not cells:
+        return ""
+    batches, calls = cells[0].get("batches", "?"), cells[0].get("calls_per_batch", "?")
+    sides = "ours, torch" + (" and CV-CUDA in its own process" if data.get("reference_ok") else "")
+    # Cells say whether their sides took turns (bench/timing.py host_rounds); before they did, every run had 7 batches.
+    turns = (f", the sides ({sides}) taking turns batch by batch, so that the host's slow and fast spells fall on "
+             f"all alike" if cells[0].get("turns", batches != 7) else ", one side after the other")
+    return f"Host rows: host time per call, GPU idle, median of {batches} batches of {calls} calls{turns}."
 
 
 def host_table(cases, results):
@@ -125,9 +140,7 @@ def section(data, cases, img_rel):
               "kernel (no host gaps), median of 9 batches; every call takes the next of enough buffer sets to leave "
               "L2. MB moved = bytes read + written (a resize: its source once and its output once). copy = a "
               "device-to-device copy of the same bytes; `x / copy` = copy time / x time (1.00 = at the limit). "
-              "`ours vs CV-CUDA` = CV-CUDA's time / ours (> 1: ours is faster). Host rows: host time per call, GPU "
-              f"idle, median of {HOST_ROUNDS} batches of {HOST_CALLS} calls, the sides (ours, torch, CV-CUDA in its "
-              "own process) taking turns batch by batch, so that the host's slow and fast spells fall on all alike. "
+              "`ours vs CV-CUDA` = CV-CUDA's time / ours (> 1: ours is faster). " + host_method(data, host) + " "
               "‡: some batches had host gaps (a call that waits for the "
               "GPU); ✗: output differs from torch's (exact rows only)." + ref_note, ""]
     lines += [f"![bandwidth against size]({img_rel}/{PLOT_BANDWIDTH})", ""]

@@ -7,8 +7,8 @@
   copy           a device-to-device copy of the same number of bytes (read + written): the limit
 GPU rows: GPU time per call with CUDA events, calls queued behind a spin kernel (no host gaps), median of 9 batches,
 inputs rotated over enough buffer sets to leave L2 (bench/timing.py). Host rows: host time per call, GPU idle, median
-of 9 batches of 2000 calls, the sides taking turns batch by batch (the reference's worker process stays alive for them
-and runs its batches when asked, HostPeer). Writes docs/perf.md's generated section and the plots in docs/img/ (bench/report.py), and the raw
+of 12 batches of 2000 calls, after every GPU row, the sides taking turns batch by batch (the reference's worker process
+stays alive for them and runs its batches when asked, HostPeer). Writes docs/perf.md's generated section and the plots in docs/img/ (bench/report.py), and the raw
 results as JSON.
 
   python3 bench/run.py [--reference /tmp/cvref] [--only TEXT] [--lib build/libcvcuda_c.so.1]
@@ -18,10 +18,12 @@ bench/run.sh unpacks the reference library's tarball and runs this; scripts/gpu-
 """
 import argparse
 import datetime
+import gc
 import json
 import math
 import os
 import pathlib
+import select
 import subprocess
 import sys
 import time
@@ -178,9 +180,16 @@ class Session:
     def run(self, cases, only, peer=None):
         """Results by case key; `peer`: the reference's HostPeer, whose batches of the host rows take turns with ours."""
         results = {}
+        # The host rows last, after every GPU row, as in the reference's worker (its GPU rows, then serve_host), so
+        # that both processes time their host rows in the same state.
+        cases = [c for c in cases if c.kind != "host"] + [c for c in cases if c.kind == "host"]
+        collected = False
         for case in cases:
             if only and only not in case.key or self.profile and case.kind == "host":
                 continue
+            if case.kind == "host" and not collected:
+                self.settle()
+                collected = True
             t0 = time.perf_counter()
             res = results[case.key] = {}
             try:
@@ -196,6 +205,16 @@ class Session:
                               if isinstance(v, dict))
             log(f"  {case.key}: {cells}  ({time.perf_counter() - t0:.1f} s)")
         return results
+
+    def settle(self):
+        """Before the host rows, in both processes: the GPU rows' garbage collected and cached memory returned (the
+        reference's cache too, where it has clear_cache)."""
+        gc.collect()
+        self.torch.cuda.synchronize()
+        self.torch.cuda.empty_cache()
+        clear = getattr(self.cv, "clear_cache", None)
+        if callable(clear):
+            clear()
 
     def fns_for(self, side, case, sets):
         """The callables of `side` for each buffer set, and what to release after; None when the side has none."""
@@ -312,14 +331,14 @@ class Session:
         res.update(host_rounds(batches))
 
     def serve_host(self, cases, inp, out):
-        """The reference worker's side of HostPeer: one JSON command a line on `inp` (host_command), one REPLY line on
-        `out` for each, until quit."""
+        """The reference worker's side of HostPeer: one JSON command a line on `inp` (host_command), one JSON reply a
+        line on `out` (its --reply-fd) for each, until quit or the end of `inp`."""
         self.host_cases = {c.key: c for c in cases if c.kind == "host"}
         for line in inp:
             msg = json.loads(line)
             if msg["op"] == "quit":
                 break
-            out.write(REPLY + json.dumps(self.host_command(msg)) + "\n")
+            out.write(json.dumps(self.host_command(msg)) + "\n")
             out.flush()
 
     def host_command(self, msg):
@@ -341,29 +360,63 @@ class Session:
             return {"skip": short(exc)}
 
 
-REPLY = "@@host-reply "  # the reference worker's replies among its log lines
+READY_TIMEOUT_S = 900  # the reference's GPU rows (about 40 s on an H200)
+REPLY_TIMEOUT_S = 120  # a setup (one buffer set, a warm-up) or one batch of 2000 calls
 
 
 class HostPeer:
     """The reference's worker process, alive after its GPU rows, running host-row batches when asked (serve_host), so
-    that its batches and ours alternate in time. Its other output lines are logged as they come."""
+    that its batches and ours alternate in time. Commands go to its stdin; its replies come back on a pipe of their
+    own (--reply-fd), so nothing else it prints (its log, a C library's output) can be read as a reply. Once it has
+    ended or stopped answering, every question gets {"skip": why}."""
 
-    def __init__(self, proc=None, local=None):
-        self.proc, self.local = proc, local  # local: a Session in this process answering host_command (the dry run)
+    def __init__(self, proc=None, replies=None, local=None):
+        # local: a Session of this process answering host_command itself (the dry run)
+        self.proc, self.replies, self.local = proc, replies, local
+        self.ended = None
+        self.timeout_s = REPLY_TIMEOUT_S
+
+    @classmethod
+    def start(cls, cmd, env):
+        r, w = os.pipe()
+        try:
+            proc = subprocess.Popen(cmd + ["--reply-fd", str(w)], env=env, stdin=subprocess.PIPE, text=True,
+                                    pass_fds=(w,))
+        finally:
+            os.close(w)
+        return cls(proc, os.fdopen(r, "r"))
+
+    def reply(self, timeout_s=None):
+        timeout_s = timeout_s or self.timeout_s
+        if self.local:
+            raise RuntimeError("HostPeer.reply: a local peer answers in ask()")
+        if self.ended:
+            return {"skip": self.ended}
+        ready, _, _ = select.select([self.replies], [], [], timeout_s)
+        line = self.replies.readline() if ready else None
+        if not line:
+            if line is None:  # no answer in time: it will not answer the next question either
+                self.proc.kill()
+                self.ended = f"reference worker gave no reply in {timeout_s} s (killed)"
+            else:
+                self.ended = f"reference worker ended (exit {self.proc.wait()})"
+            log(self.ended)
+            return {"skip": self.ended}
+        return json.loads(line)
 
     def ask(self, **msg):
         if self.local:
             return self.local.host_command(msg)
-        self.proc.stdin.write(json.dumps(msg) + "\n")
-        self.proc.stdin.flush()
+        if self.ended:
+            return {"skip": self.ended}
+        try:
+            self.proc.stdin.write(json.dumps(msg) + "\n")
+            self.proc.stdin.flush()
+        except OSError:
+            self.ended = f"reference worker ended (exit {self.proc.wait()})"
+            log(self.ended)
+            return {"skip": self.ended}
         return self.reply()
-
-    def reply(self):
-        for line in self.proc.stdout:
-            if line.startswith(REPLY):
-                return json.loads(line[len(REPLY):])
-            log(line.rstrip("\n"))
-        raise RuntimeError(f"reference worker ended (exit {self.proc.wait()})")
 
     def batch(self):
         reply = self.ask(op="batch")
@@ -372,6 +425,7 @@ class HostPeer:
         return reply["us"]
 
     def close(self):
+        """Ends the worker (quit, then killed after 60 s); its exit status."""
         if self.local:
             return 0
         try:
@@ -379,9 +433,13 @@ class HostPeer:
             self.proc.stdin.close()
         except OSError:
             pass
-        for line in self.proc.stdout:
-            log(line.rstrip("\n"))
-        return self.proc.wait()
+        try:
+            rc = self.proc.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            rc = self.proc.wait()
+        self.replies.close()
+        return rc
 
 
 def environment(torch, cv, ref_env):
@@ -408,6 +466,7 @@ def environment(torch, cv, ref_env):
             "cuda": torch.version.cuda, "torch": torch.__version__, "torchvision": tv,
             "ours": f"{cv.__version__} (C library {getattr(cv, '__c_version__', '?')}, commit {commit})",
             "reference": ref_env.get("version") if ref_env else None,
+            "reference_host": ref_env.get("host") if ref_env else None,
             "python": sys.version.split()[0], "host": placement.placement(),
             "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")}
 
@@ -428,17 +487,16 @@ def reference_process(args, json_path):
         cmd.append("--profile")
     log(f"reference library: {' '.join(cmd)} (PYTHONPATH={env['PYTHONPATH']})")
     json_path.unlink(missing_ok=True)  # never an earlier run's numbers
-    peer = HostPeer(subprocess.Popen(cmd, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1))
-    try:
-        peer.reply()  # its GPU rows are done and written
-    except RuntimeError as exc:
-        log(f"reference worker failed ({exc}): its column is left out")
-        return None, None
-    if not json_path.exists():
-        log("reference worker wrote no results: its column is left out")
+    peer = HostPeer.start(cmd, env)
+    ready = peer.reply(READY_TIMEOUT_S)  # its GPU rows are done and written
+    if "skip" in ready or not json_path.exists():
+        log(f"reference worker failed ({ready.get('skip', 'no results written')}): its column is left out")
         peer.close()
         return None, None
-    return json.loads(json_path.read_text()), peer
+    ref = json.loads(json_path.read_text())
+    ref["host"] = ready.get("host")
+    log(f"reference worker ready for the host rows; its placement: {ref['host']}")
+    return ref, peer
 
 
 def worker(args):
@@ -453,9 +511,11 @@ def worker(args):
     results = session.run([c for c in cases if c.kind != "host"], args.only)
     pathlib.Path(args.json).write_text(json.dumps({"version": getattr(cvcuda, "__version__", "?"),
                                                    "file": cvcuda.__file__, "results": results}))
-    sys.stdout.write(REPLY + json.dumps({"ready": True}) + "\n")
-    sys.stdout.flush()
-    session.serve_host(cases, sys.stdin, sys.stdout)  # the host rows, batch by batch, as the main process asks
+    session.settle()  # before it says it is ready: then it only waits while the main process runs its GPU rows
+    with os.fdopen(args.reply_fd, "w") as replies:
+        replies.write(json.dumps({"ready": True, "host": placement.placement()}) + "\n")
+        replies.flush()
+        session.serve_host(cases, sys.stdin, replies)  # the host rows, batch by batch, as the main process asks
     return 0
 
 
@@ -477,6 +537,7 @@ def main():
     ap.add_argument("--out", help="--dry-run: where the synthetic report goes (default: a temporary folder)")
     ap.add_argument("--report-only", metavar="RESULTS_JSON", help="rewrite the report from a results file")
     ap.add_argument("--worker", choices=["reference"], help=argparse.SUPPRESS)
+    ap.add_argument("--reply-fd", type=int, help=argparse.SUPPRESS)  # the worker's replies to HostPeer
     args = ap.parse_args()
 
     if args.dry_run:
@@ -518,7 +579,7 @@ def main():
         results = session.run(cases, args.only, peer)
     finally:
         if peer:
-            peer.close()
+            log(f"reference worker exit status: {peer.close()}")
     if ref:
         for key, res in ref["results"].items():
             if key in results and "reference" in res:

@@ -91,7 +91,7 @@ class GpuClock:
         return out
 
 
-HOST_CALLS, HOST_ROUNDS, HOST_WARMUP = 2000, 9, 200
+HOST_CALLS, HOST_ROUNDS, HOST_WARMUP = 2000, 12, 200  # 12 rounds: each of 2, 3 or 4 sides goes first as often
 
 
 def host_warm(fn, warmup=HOST_WARMUP):
@@ -119,11 +119,19 @@ def host_rounds(batches, rounds=HOST_ROUNDS):
     """Host time of several sides measured in turn: `batches` maps each side to a function running one batch (returns
     µs per call). Each round runs one batch of every side, the order rotated by one side per round, so that the host's
     slow and fast spells (on the GPU machine they last seconds and move single figures by up to 40 %: two runs minutes
-    apart, docs/perf.md) fall on every side alike. Returns side -> host_summary of its batches."""
+    apart, docs/perf.md) fall on every side alike. Returns side -> host_summary of its batches; a side whose batch
+    raised leaves the rotation and gets {"skip": why} instead, the others go on."""
     sides = list(batches)
     samples = {side: [] for side in sides}
+    failed = {}
     for r in range(rounds):
-        k = r % len(sides)
-        for side in sides[k:] + sides[:k]:
-            samples[side].append(batches[side]())
-    return {side: host_summary(v) for side, v in samples.items()}
+        live = [side for side in sides if side not in failed]
+        if not live:
+            break
+        k = r % len(live)
+        for side in live[k:] + live[:k]:
+            try:
+                samples[side].append(batches[side]())
+            except Exception as exc:
+                failed[side] = {"skip": f"{type(exc).__name__}: {exc}".replace("\n", " ")}
+    return {side: failed.get(side) or dict(host_summary(samples[side]), turns=True) for side in sides}
