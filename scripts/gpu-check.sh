@@ -75,7 +75,7 @@ ngpu=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)
 if [ "${ngpu:-0}" -ge 2 ]; then export CVCUDA_REQUIRE_MULTI_GPU=1; fi
 summary="not run in this part (--no-tests)"
 if [ $tests = 1 ]; then
-    step "all tests, CVCUDA_REQUIRE_GPU=1" tests.log meson test -C "$build" --print-errorlogs --num-processes 1 --timeout-multiplier 4 --no-suite abi-mode --no-suite bench-dry-run
+    step "all tests, CVCUDA_REQUIRE_GPU=1" tests.log meson test -C "$build" --print-errorlogs --num-processes 1 --timeout-multiplier 4 --no-suite abi-mode
     cp "$build/meson-logs/testlog.txt" "$logs/testlog.txt" # every test's own output, passing ones too
     python3 scripts/summarize_tests.py "$build" --list-skips >"$logs/test-summary.log"
     summary=$(tail -n 1 "$logs/test-summary.log")
