@@ -29,7 +29,8 @@ def placement():
         bus = subprocess.run(["nvidia-smi", "--query-gpu=pci.bus_id", "--format=csv,noheader", "-i", "0"],
                              capture_output=True, text=True, check=True).stdout.strip().splitlines()[0]
         domain, rest = bus.split(":", 1)  # "00000000:19:00.0"; sysfs names it "0000:19:00.0"
-        local = (pathlib.Path("/sys/bus/pci/devices") / f"{domain[-4:]}:{rest}".lower() / "local_cpulist").read_text().strip()
+        device = pathlib.Path("/sys/bus/pci/devices") / f"{domain[-4:]}:{rest}".lower()
+        local = (device / "local_cpulist").read_text().strip()
     except (OSError, subprocess.CalledProcessError, IndexError, ValueError):
         pass
     return {"cpus": cpus, "numa_nodes": nodes, "gpu_local_cpus": local}

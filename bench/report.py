@@ -73,7 +73,8 @@ def gpu_table(cases, results, order):
 
 def host_method(data, host):
     """How the host rows were timed, read off their cells (an older results file: 7 batches, one side at a time)."""
-    cells = [cell for c in host for cell in data["results"].get(c.key, {}).values() if isinstance(cell, dict) and "us" in cell]
+    cells = [cell for c in host for cell in data["results"].get(c.key, {}).values()
+             if isinstance(cell, dict) and "us" in cell]
     if not cells:
         return ""
     batches, calls = cells[0].get("batches", "?"), cells[0].get("calls_per_batch", "?")

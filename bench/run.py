@@ -8,8 +8,8 @@
 GPU rows: GPU time per call with CUDA events, calls queued behind a spin kernel (no host gaps), median of 9 batches,
 inputs rotated over enough buffer sets to leave L2 (bench/timing.py). Host rows: host time per call, GPU idle, median
 of 12 batches of 2000 calls, after every GPU row, the sides taking turns batch by batch (the reference's worker process
-stays alive for them and runs its batches when asked, HostPeer). Writes docs/perf.md's generated section and the plots in docs/img/ (bench/report.py), and the raw
-results as JSON.
+stays alive for them and runs its batches when asked, HostPeer). Writes docs/perf.md's generated section and the plots
+in docs/img/ (bench/report.py), and the raw results as JSON.
 
   python3 bench/run.py [--reference /tmp/cvref] [--only TEXT] [--lib build/libcvcuda_c.so.1]
   python3 bench/run.py --dry-run [--pyi PATH] [--out DIR]   # no GPU, no torch: checks rows, calls, report, plots
@@ -178,7 +178,7 @@ class Session:
         self.counter = (lambda: cv.stats()["deviceSyncs"]) if "ours" in sides and hasattr(cv, "stats") else None
 
     def run(self, cases, only, peer=None):
-        """Results by case key; `peer`: the reference's HostPeer, whose batches of the host rows take turns with ours."""
+        """Results by case key; `peer`: the reference's HostPeer, whose host-row batches take turns with ours."""
         results = {}
         # The host rows last, after every GPU row, as in the reference's worker (its GPU rows, then serve_host), so
         # that both processes time their host rows in the same state.
