@@ -245,6 +245,8 @@ struct ResizeAreaShape {
     int32_t lastRow;    // the last source row that destination row dstH - 1 reads
     int32_t smemBytes;  // the ring of slots, the band's table of source rows, four destination rows
     int64_t bandRows, bands;
+    int32_t perLane;    // 0: the block kernel (resize_area.cuh); 1 or 2: the warp kernel (resize_area_warp.cuh) with
+                        // that many destination columns a lane, warps of 32 * perLane columns, slotPitch a warp's
 };
 
 // Whether launchResize can take the AREA row path for p, and its geometry (exposed so CPU tests can check the
@@ -259,6 +261,13 @@ bool planResizeArea(const ResizeParams &p, ResizeAreaShape &shape, int32_t warps
 // 3 channels -> 224x224 205.8 -> 108.4, -> 270x480 206.8 -> 157.0, -> 720x1280 671.1 -> 419.2; 1 channel ->
 // 224x224 172.0 -> 68.7; 4 channels -> 224x224 203.0 -> 195.0.
 cudaError_t launchResizeArea(const ResizeParams &p, const ResizeAreaShape &shape, cudaStream_t stream);
+// The warp kernel's plan for a shape planResizeArea takes (sm_90 on: resizeBulkCopyDevice): `perLane` columns a lane
+// (0: the plan's choice), warps of 32 * perLane columns, at most kAreaMaxWarps a block, bands of about one resident
+// block each, within the default 48 KiB of shared memory (else false). Pure host arithmetic.
+// Its figures (bench/probes/resize_area_warp.cu on an H200) and the rule for perLane: resize_area.cu, kAreaWarpVariants.
+bool planResizeAreaWarp(const ResizeParams &p, ResizeAreaShape &shape, int32_t perLane = 0);
+// Whether the current device runs the bulk-copy kernels (compute capability 9.0 or later), cached per device.
+bool resizeBulkCopyDevice();
 
 // The fused preprocessing pass: dst[n, y, x, c'] = normalize(convert(crop(resize(src))))[c'] where
 //   resized  = resize(src[n]) to (resizeH, resizeW) with `interp` (the sampler of cvResize, bit for bit),

@@ -2,10 +2,12 @@
 // kernels per (compiled taps, channel count), dispatched through one table without holes.
 #include "resize.hpp"
 #include "resize_area.cuh"
+#include "resize_area_warp.cuh"
 #include "resize_launch.cuh"
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <climits>
 #include <vector>
 
@@ -26,6 +28,32 @@ template <size_t... T> constexpr auto tapRows(std::index_sequence<T...>) {
 }
 // kAreaKernels[taps row][channel row]: every entry filled.
 const auto kAreaKernels = tapRows(std::make_index_sequence<kAreaTapVariants>{});
+
+// The warp kernel (resize_area_warp.cuh) per columns a lane: rows in flight and blocks an SM it is built for.
+// bench/probes/resize_area_warp.cu on an H200 (logs/probe-resize_area_warp.log; GPU µs per call, 32 x 1080x1920,
+// the block kernel's figure first, every output byte the same):
+//   1 column a lane, 6 rows in flight, 4 blocks an SM: 3 channels -> 224x224 98.2 -> 89.5 (8 rows: 91.6; 3 blocks
+//   an SM: 95.4), 1 channel 65.4 -> 58.6, 4 channels 199.3 -> 103.0; 2 columns a lane there: 104.9-146.6.
+//   2 columns a lane, 6 rows, 3 blocks an SM: -> 270x480 (integer box, 4 taps) 133.4 -> 98.7 (1 column: 125.1),
+//   -> 720x1280 (3 taps) 370.7 -> 313.7 (1 column: 343.7). 3 columns a lane was no faster anywhere.
+// So 2 columns a lane where a column has at most 4 taps (a row's per-warp work, its copy and table entry, is then
+// a larger share), else 1.
+struct AreaWarpVariant {
+    int ahead, blocks;
+};
+constexpr AreaWarpVariant kAreaWarpVariants[] = {{6, 4}, {6, 3}};
+constexpr int kAreaWarpPairTaps = 4;
+
+template <int P, int K> constexpr std::array<Kernel, 3> warpChannelRow() {
+    constexpr AreaWarpVariant v = kAreaWarpVariants[P - 1];
+    return {&areaWarpKernel<1, K, v.ahead, v.blocks, P>, &areaWarpKernel<3, K, v.ahead, v.blocks, P>, &areaWarpKernel<4, K, v.ahead, v.blocks, P>};
+}
+template <int P, size_t... T> constexpr auto warpTapRows(std::index_sequence<T...>) {
+    return std::array<std::array<Kernel, 3>, sizeof...(T)>{warpChannelRow<P, kAreaTaps[T]>()...};
+}
+// kAreaWarpKernels[columns a lane - 1][taps row][channel row]: every entry filled.
+const std::array<std::array<std::array<Kernel, 3>, kAreaTapVariants>, 2> kAreaWarpKernels = {
+    warpTapRows<1>(std::make_index_sequence<kAreaTapVariants>{}), warpTapRows<2>(std::make_index_sequence<kAreaTapVariants>{})};
 
 int channelRowOf(int64_t c) {
     for (int i = 0; i < 3; ++i)
@@ -151,16 +179,60 @@ bool planResizeArea(const ResizeParams &p, ResizeAreaShape &s, int32_t warps) {
     s.bands = (rows + s.bandRows - 1) / s.bandRows;
     s.streamRows = static_cast<int32_t>(areaMaxStream(m.y, s.bandRows));
     s.smemBytes = areaSmemBytes(kAreaSlots<kAreaAhead>, s.slotPitch, s.streamRows, s.outPitch);
+    s.perLane = 0;
     return true;
+}
+
+bool planResizeAreaWarp(const ResizeParams &p, ResizeAreaShape &s, int32_t perLane) {
+    if (!planResizeArea(p, s)) return false;
+    const Mapping m = mappingOf(p.src, p.dst.shape[kH], p.dst.shape[kW], p.interp);
+    const int32_t C = static_cast<int32_t>(p.src.shape[kC]), K = kAreaTaps[s.taps], dstW = m.x.dst;
+    if (perLane <= 0) perLane = K <= kAreaWarpPairTaps ? 2 : 1;
+    if (perLane > 2) return false;
+    const AreaWarpVariant v = kAreaWarpVariants[perLane - 1];
+    const int32_t cols = 32 * perLane;
+    s.perLane = perLane;
+    s.warps = std::min(kAreaMaxWarps, (dstW + cols - 1) / cols);
+    s.strips = (dstW + cols * s.warps - 1) / (cols * s.warps);
+    s.slotPitch = areaWarpMaxPitch(m, C, K, cols);
+    // bands: one a resident block (v.blocks an SM), each within kAreaMaxStreamRows source rows
+    const int64_t rows = p.dst.shape[kN] * m.y.dst;
+    const int64_t bands = std::min<int64_t>(rows, std::max<int64_t>(1, int64_t(kSMs) * v.blocks / s.strips));
+    s.bandRows = (rows + bands - 1) / bands;
+    while (s.bandRows > 1 && areaMaxStream(m.y, s.bandRows) > kAreaMaxStreamRows) s.bandRows = (s.bandRows + 1) / 2;
+    s.bands = (rows + s.bandRows - 1) / s.bandRows;
+    if (s.bands > 65535 || areaMaxStream(m.y, s.bandRows) > kAreaMaxStreamRows) return false;
+    s.streamRows = static_cast<int32_t>(areaMaxStream(m.y, s.bandRows));
+    s.outPitch = 0;
+    s.smemBytes = areaWarpSmemBytes(s.warps, v.ahead, s.slotPitch, s.streamRows);
+    return s.smemBytes <= kAreaSmemLimit;
+}
+
+bool resizeBulkCopyDevice() {
+    constexpr int kDevices = 64;
+    static std::atomic<int8_t> known[kDevices]; // 0 unknown, 1 no, 2 yes
+    int device = 0;
+    if (cudaGetDevice(&device) != cudaSuccess || device < 0 || device >= kDevices) return false;
+    int8_t k = known[device].load(std::memory_order_relaxed);
+    if (k == 0) {
+        int major = 0;
+        k = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) == cudaSuccess && major >= 9 ? 2 : 1;
+        known[device].store(k, std::memory_order_relaxed);
+    }
+    return k == 2;
 }
 
 cudaError_t launchResizeArea(const ResizeParams &p, const ResizeAreaShape &s, cudaStream_t stream) {
     const Mapping m = mappingOf(p.src, p.dst.shape[kH], p.dst.shape[kW], p.interp);
-    const Kernel k = kAreaKernels[size_t(s.taps)][size_t(channelRowOf(p.src.shape[kC]))];
+    const size_t channel = size_t(channelRowOf(p.src.shape[kC]));
+    const Kernel k = s.perLane > 0 ? kAreaWarpKernels[size_t(s.perLane - 1)][size_t(s.taps)][channel] : kAreaKernels[size_t(s.taps)][channel];
     k<<<dim3(static_cast<unsigned>(s.strips), static_cast<unsigned>(s.bands)), static_cast<unsigned>(32 * s.warps), s.smemBytes, stream>>>(p, m, s);
     return cudaGetLastError();
 }
 
-cudaError_t preloadResizeAreaKernels() { return preloadKernelTable(kAreaKernels); }
+cudaError_t preloadResizeAreaKernels() {
+    const cudaError_t err = preloadKernelTable(kAreaKernels);
+    return err == cudaSuccess ? preloadKernelTable(kAreaWarpKernels) : err;
+}
 
 } // namespace cvk

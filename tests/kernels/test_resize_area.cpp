@@ -3,13 +3,17 @@
 // functions the kernel runs), compared byte for byte with the per-pixel sampler on random images, with the
 // destination's padding checked untouched. The emulation computes each source row only after every thread has
 // issued the copies of the row after the ones the kernel keeps in flight (the latest order its one barrier per row
-// allows), so a ring slot reused too early shows as wrong bytes.
+// allows), so a ring slot reused too early shows as wrong bytes. The warp kernel (resize_area_warp.cuh) likewise:
+// its plan, and every warp of every block run lane by lane with its copies done as the kernel's (one bulk range and
+// the bytes around it), each slot rewritten only after the row in it was summed.
 #include <catch2/catch_test_macros.hpp>
 
 #include "../../kernels/resize_area.cuh"
+#include "../../kernels/resize_area_warp.cuh"
 #include "resize_views.hpp"
 
 #include <cstdint>
+#include <cstring>
 #include <random>
 #include <vector>
 
@@ -225,4 +229,154 @@ TEST_CASE("areaMaxStream bounds every band's source rows", "[resize][area][cpu]"
             const int64_t rows = 4 * int64_t(a.dst), bands = (rows + bandRows - 1) / bandRows;
             for (int64_t band = 0; band < bands; ++band) CHECK(areaBlock(m, s, 3, rows, 0, band).length <= areaMaxStream(m.y, bandRows));
         }
+}
+
+TEST_CASE("planResizeAreaWarp: warps of 32 P columns, bands, shared memory", "[resize][dispatch]") {
+    struct Row {
+        const char *what;
+        cvk::ResizeParams p;
+        int32_t perLane; // 0: the plan's
+        bool takes;
+        int32_t warps, strips; // checked when takes
+    };
+    const auto src = nhwc(kAligned, 32, 1080, 1920, 3);
+    const std::vector<Row> rows = {
+        {"bench: -> 224x224, 1 column a lane: 7 warps", params(src, nhwc(kAligned, 32, 224, 224, 3), kArea), 1, true, 7, 1},
+        {"bench: -> 224x224, 2 columns a lane: 4 warps, the last half full", params(src, nhwc(kAligned, 32, 224, 224, 3), kArea), 2, true, 4, 1},
+        {"-> 270x480, 2 columns a lane: 8 warps", params(src, nhwc(kAligned, 32, 270, 480, 3), kArea), 2, true, 8, 1},
+        {"-> 720x1280, 1 column a lane: 8 warps, 5 strips", params(src, nhwc(kAligned, 32, 720, 1280, 3), kArea), 1, true, 8, 5},
+        {"7x5 from 64x70: one warp", params(nhwc(kAligned, 3, 64, 70, 3), nhwc(kAligned, 3, 7, 5, 3), kArea), 0, true, 1, 1},
+        {"3 columns a lane", params(src, nhwc(kAligned, 32, 224, 224, 3), kArea), 3, false, 0, 0},
+        {"what planResizeArea declines (1x1)", params(src, nhwc(kAligned, 32, 1, 1, 3), kArea), 0, false, 0, 0},
+        {"LINEAR", params(src, nhwc(kAligned, 32, 224, 224, 3), kLinear), 0, false, 0, 0},
+    };
+    for (const Row &r : rows) {
+        INFO(r.what);
+        cvk::ResizeAreaShape s{};
+        REQUIRE(cvk::planResizeAreaWarp(r.p, s, r.perLane) == r.takes);
+        if (!r.takes) continue;
+        const Mapping m = mappingOf(r.p.src, r.p.dst.shape[cvk::kH], r.p.dst.shape[cvk::kW], r.p.interp);
+        if (r.perLane > 0) CHECK(s.perLane == r.perLane);
+        CHECK(s.perLane >= 1);
+        CHECK(s.warps == r.warps);
+        CHECK(s.strips == r.strips);
+        const int32_t cols = 32 * s.perLane;
+        CHECK(int64_t(s.strips) * cols * s.warps >= m.x.dst);
+        CHECK(int64_t(s.strips - 1) * cols * s.warps < m.x.dst);
+        CHECK(s.slotPitch % 16 == 0);
+        CHECK(s.slotPitch == areaWarpMaxPitch(m, int32_t(r.p.src.shape[cvk::kC]), kAreaTaps[s.taps], cols));
+        CHECK(s.smemBytes <= kAreaSmemLimit);
+        CHECK(s.streamRows == areaMaxStream(m.y, s.bandRows));
+        CHECK(s.streamRows <= kAreaMaxStreamRows);
+        const int64_t rowsTotal = r.p.dst.shape[cvk::kN] * m.y.dst;
+        CHECK(s.bands * s.bandRows >= rowsTotal);
+        CHECK((s.bands - 1) * s.bandRows < rowsTotal);
+    }
+}
+
+namespace {
+
+// Every warp of every block the way the warp kernel runs it, into p.dst: the band's table, then per warp its rows
+// in order, row k copied into slot k % A (the bulk range with memcpy, the other span bytes one by one, the rest of
+// the slot left holding what it held) only after row k - A in that slot was summed by every lane.
+template <int CT, int K, int P> void runWarps(const cvk::ResizeParams &p, const Mapping &m, const cvk::ResizeAreaShape &s, int A) {
+    const int nthreads = 32 * s.warps;
+    std::vector<uint4> smem(size_t(s.streamRows) + size_t(A * s.slotPitch) / 16 + 1);
+    auto *table = reinterpret_cast<AreaRowEntry *>(smem.data());
+    auto *ring = reinterpret_cast<uint8_t *>(table + s.streamRows);
+    std::memset(ring, 0x5A, size_t(A * s.slotPitch)); // stale bytes: the sums must never weigh them
+    cvk::ResizeAreaShape strip = s;
+    strip.warps = s.warps * P;
+    const int64_t rows = p.dst.shape[cvk::kN] * m.y.dst;
+    const int32_t rowBytes = m.x.src * CT;
+    for (int64_t band = 0; band < s.bands; ++band)
+        for (int32_t x = 0; x < s.strips; ++x) {
+            const AreaBlock b = areaBlock(m, strip, CT, rows, x, band);
+            REQUIRE(b.length <= s.streamRows);
+            for (int tid = 0; tid < nthreads; ++tid) areaRowTable(p, m, b, table, tid, nthreads);
+            for (int warp = 0; warp < s.warps; ++warp) {
+                const AreaWarp g = areaWarp(m, b, CT, 32 * P, warp);
+                if (g.w <= 0) continue;
+                std::vector<AreaLane<CT, K, P>> lanes;
+                for (int lane = 0; lane < 32; ++lane) lanes.push_back(areaLane<CT, K, P>(m, b, g, lane));
+                AreaStream issue = areaStream(b);
+                const uint8_t *row = areaRowAt(p, issue);
+                auto stage = [&](int64_t k) {
+                    uint8_t *slot = ring + (k % A) * s.slotPitch;
+                    const AreaWarpCopy c = areaWarpCopy(row, rowBytes, g.span);
+                    REQUIRE(16 * c.chunks <= s.slotPitch);
+                    std::memcpy(slot + 16 * c.c0, c.base + 16 * c.c0, size_t(16 * (c.c1 - c.c0)));
+                    for (int32_t j = c.lo; j < c.hi; ++j)
+                        if (areaWarpByteCopied(c, j)) slot[j] = c.base[j];
+                    areaStep(p, b, issue, row);
+                };
+                for (int64_t k = 0; k < A && k < b.length; ++k) stage(k);
+                for (int64_t k = 0; k < b.length; ++k) {
+                    for (auto &l : lanes) areaLaneRow<CT, K, P>(p, m, g, table[k], ring + (k % A) * s.slotPitch, l);
+                    if (k + A < b.length) stage(k + A);
+                }
+            }
+        }
+}
+
+template <int CT, int P> void runWarpsFor(int32_t taps, const cvk::ResizeParams &p, const Mapping &m, const cvk::ResizeAreaShape &s, int A) {
+    switch (taps) {
+    case 3: runWarps<CT, 3, P>(p, m, s, A); break;
+    case 4: runWarps<CT, 4, P>(p, m, s, A); break;
+    case 6: runWarps<CT, 6, P>(p, m, s, A); break;
+    case 10: runWarps<CT, 10, P>(p, m, s, A); break;
+    default: runWarps<CT, 16, P>(p, m, s, A); break;
+    }
+}
+
+} // namespace
+
+TEST_CASE("AREA warp kernel: every warp equals the per-pixel sampler byte for byte", "[resize][area][cpu]") {
+    struct Row {
+        const char *what;
+        int32_t n, h, w, c, oh, ow;
+        int64_t rowPad, offset;
+        int32_t perLane, ahead;
+        int64_t bandRows; // 0: the plan's
+    };
+    const std::vector<Row> rows = {
+        {"the benchmark row, 1 column a lane", 2, 1080, 1920, 3, 224, 224, 0, 0, 1, 8, 0},
+        {"the benchmark row, 2 columns a lane (a half warp)", 2, 1080, 1920, 3, 224, 224, 0, 0, 2, 6, 0},
+        {"the integer box by 4, 2 columns a lane", 1, 1080, 1920, 3, 270, 480, 0, 0, 2, 6, 0},
+        {"1.5 down, 1 channel", 1, 540, 960, 1, 360, 640, 0, 0, 1, 8, 0},
+        {"rows padded by 5 bytes, start 1 byte off: byte copies at both row ends", 3, 107, 191, 3, 23, 21, 5, 1, 1, 8, 0},
+        {"4 channels, start 4 bytes off, 2 columns a lane", 2, 540, 960, 4, 112, 112, 0, 4, 2, 6, 0},
+        {"odd sizes, start 3 bytes off, bands of 3 rows crossing images", 5, 37, 53, 3, 11, 7, 1, 3, 1, 8, 3},
+        {"one destination row a band, 2 rows in flight", 2, 61, 77, 4, 9, 10, 0, 0, 1, 2, 1},
+        {"16 taps across, 2 columns a lane", 2, 40, 1920, 3, 9, 120, 0, 0, 2, 6, 0},
+    };
+    std::mt19937 rng(12);
+    for (const Row &r : rows) {
+        INFO(r.what);
+        const int64_t rowBytes = int64_t(r.w) * r.c + r.rowPad, srcBytes = r.n * r.h * rowBytes;
+        std::vector<uint8_t> src(size_t(srcBytes + 16)), dst(size_t(r.n) * r.oh * r.ow * r.c + 32, 0xA5);
+        for (auto &v : src) v = static_cast<uint8_t>(rng());
+        auto p = params(nhwc(reinterpret_cast<char *>(src.data()) + r.offset, r.n, r.h, r.w, r.c, r.rowPad),
+                        nhwc(reinterpret_cast<char *>(dst.data()) + 16, r.n, r.oh, r.ow, r.c), kArea);
+        cvk::ResizeAreaShape s{};
+        REQUIRE(cvk::planResizeAreaWarp(p, s, r.perLane));
+        const Mapping m = mappingOf(p.src, p.dst.shape[cvk::kH], p.dst.shape[cvk::kW], p.interp);
+        if (r.bandRows > 0) {
+            s.bandRows = r.bandRows;
+            s.bands = (r.n * r.oh + r.bandRows - 1) / r.bandRows;
+            s.streamRows = static_cast<int32_t>(areaMaxStream(m.y, s.bandRows));
+        }
+        const std::vector<uint8_t> want = cvtest::samplerBytes<uint8_t, kArea>(p, m, size_t(r.n) * r.oh * r.ow * r.c, 0xA5);
+        const int32_t taps = kAreaTaps[s.taps];
+        if (r.perLane == 1) {
+            if (r.c == 1) runWarpsFor<1, 1>(taps, p, m, s, r.ahead);
+            if (r.c == 3) runWarpsFor<3, 1>(taps, p, m, s, r.ahead);
+            if (r.c == 4) runWarpsFor<4, 1>(taps, p, m, s, r.ahead);
+        } else {
+            if (r.c == 1) runWarpsFor<1, 2>(taps, p, m, s, r.ahead);
+            if (r.c == 3) runWarpsFor<3, 2>(taps, p, m, s, r.ahead);
+            if (r.c == 4) runWarpsFor<4, 2>(taps, p, m, s, r.ahead);
+        }
+        cvtest::checkAgainstSampler(dst.data(), dst.size(), 16, want, int64_t(r.ow) * r.c, "area warp kernel", 0xA5);
+    }
 }
