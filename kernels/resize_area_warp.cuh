@@ -180,7 +180,7 @@ __device__ __forceinline__ void areaWarpStage(const uint8_t *row, int32_t rowByt
 // copy (phase: the slot's use count, mod 2), __syncwarp (the lanes' byte copies are visible), the row's sums,
 // __syncwarp (no lane still reads the slot), a proxy fence (the lanes' reads before the bulk copy's writes), the
 // copies of row k + A into the slot.
-template <int CT, int K, int A, int MinBlocks, int P>
+template <int CT, int K, int A, int MinBlocks, int P, bool Fence = true>
 __global__ void __launch_bounds__(kAreaMaxThreads, MinBlocks) areaWarpKernel(ResizeParams p, Mapping m, AreaShape s) {
 #if __CUDA_ARCH__ >= 900
     extern __shared__ int4 areaWarpSmem[];
@@ -219,7 +219,7 @@ __global__ void __launch_bounds__(kAreaMaxThreads, MinBlocks) areaWarpKernel(Res
         areaLaneRow<CT, K, P>(p, m, g, table[k], at, l);
         __syncwarp();
         if (k + A < b.length) {
-            bulkProxyFence();
+            if (Fence) bulkProxyFence();
             areaWarpStage(row, rowBytes, g.span, at, bars + slot, lane);
             areaStep(p, b, issue, row);
         }

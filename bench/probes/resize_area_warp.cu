@@ -33,7 +33,7 @@ ResizeParams params(View4 s, View4 d) {
 
 struct Variant {
     const char *name;
-    int kind; // 1: areaWarpKernel
+    int kind; // 1: areaWarpKernel as the library builds it (proxy fence before each bulk copy), 2: without the fence
     int ahead, minBlocks, perLane;
     double waves;
 };
@@ -68,34 +68,33 @@ bool planWarp(const ResizeParams &p, const Variant &v, Plan &out) {
 
 using KernelFn = void (*)(ResizeParams, Mapping, AreaShape);
 
-template <int A, int MB, int P, int CT> KernelFn kernelCT(int taps) {
-    return taps == 3 ? &areaWarpKernel<CT, 3, A, MB, P> : taps == 4 ? &areaWarpKernel<CT, 4, A, MB, P> : taps == 6 ? &areaWarpKernel<CT, 6, A, MB, P>
-         : taps == 10 ? &areaWarpKernel<CT, 10, A, MB, P> : &areaWarpKernel<CT, 16, A, MB, P>;
+template <int A, int MB, int P, bool F, int CT> KernelFn kernelCT(int taps) {
+    return taps == 3 ? &areaWarpKernel<CT, 3, A, MB, P, F> : taps == 4 ? &areaWarpKernel<CT, 4, A, MB, P, F> : taps == 6 ? &areaWarpKernel<CT, 6, A, MB, P, F>
+         : taps == 10 ? &areaWarpKernel<CT, 10, A, MB, P, F> : &areaWarpKernel<CT, 16, A, MB, P, F>;
 }
-template <int A, int MB, int P> KernelFn kernelOf(int64_t c, int taps) {
-    return c == 1 ? kernelCT<A, MB, P, 1>(taps) : c == 3 ? kernelCT<A, MB, P, 3>(taps) : kernelCT<A, MB, P, 4>(taps);
+template <int A, int MB, int P, bool F> KernelFn kernelOf(int64_t c, int taps) {
+    return c == 1 ? kernelCT<A, MB, P, F, 1>(taps) : c == 3 ? kernelCT<A, MB, P, F, 3>(taps) : kernelCT<A, MB, P, F, 4>(taps);
 }
 
+// kind 1: with the proxy fence before each bulk copy (the library's), 2: without
 #define AREA_VARIANTS(X)                                                                                          \
-    X(6, 4, 1, 1.0, "warp A=6 mb4 P1")                                                                            \
-    X(8, 4, 1, 1.0, "warp A=8 mb4 P1")                                                                            \
-    X(8, 3, 1, 1.0, "warp A=8 mb3 P1")                                                                            \
-    X(4, 4, 2, 1.0, "warp A=4 mb4 P2")                                                                            \
-    X(6, 3, 2, 1.0, "warp A=6 mb3 P2")                                                                            \
-    X(8, 3, 2, 1.0, "warp A=8 mb3 P2")                                                                            \
-    X(6, 4, 2, 1.0, "warp A=6 mb4 P2")                                                                            \
-    X(4, 3, 3, 1.0, "warp A=4 mb3 P3")                                                                            \
-    X(6, 2, 3, 1.0, "warp A=6 mb2 P3")
+    X(1, 6, 4, 1, 1.0, "warp A=6 mb4 P1")                                                                         \
+    X(2, 6, 4, 1, 1.0, "nofence A=6 mb4 P1")                                                                      \
+    X(2, 8, 4, 1, 1.0, "nofence A=8 mb4 P1")                                                                      \
+    X(2, 4, 4, 1, 1.0, "nofence A=4 mb4 P1")                                                                      \
+    X(1, 6, 3, 2, 1.0, "warp A=6 mb3 P2")                                                                         \
+    X(2, 6, 3, 2, 1.0, "nofence A=6 mb3 P2")                                                                      \
+    X(2, 6, 4, 1, 2.0, "nofence A=6 mb4 P1 2 waves")
 
 const Variant kVariants[] = {
-#define X(a, mb, pl, waves, name) {name, 1, a, mb, pl, waves},
+#define X(kd, a, mb, pl, waves, name) {name, kd, a, mb, pl, waves},
     AREA_VARIANTS(X)
 #undef X
 };
 
 KernelFn kernelFor(const Variant &v, int64_t c, int taps) {
-#define X(a, mb, pl, wv, nm)                                                                                      \
-    if (v.ahead == a && v.minBlocks == mb && v.perLane == pl) return kernelOf<a, mb, pl>(c, taps);
+#define X(kd, a, mb, pl, wv, nm)                                                                                  \
+    if (v.kind == kd && v.ahead == a && v.minBlocks == mb && v.perLane == pl) return kernelOf<a, mb, pl, kd == 1>(c, taps);
     AREA_VARIANTS(X)
 #undef X
     return nullptr;

@@ -103,6 +103,27 @@ TEST_CASE("planResizeArea: a forced block width, and the benchmark's bands", "[r
 
 namespace {
 
+// One table row's images: a random source of n x h x w x c (rows padded by rowPad bytes, starting `offset` bytes past
+// a 16-byte aligned address: operator new's) and a destination poisoned with 0xA5, 16 bytes of it on each side.
+struct AreaImages {
+    std::vector<uint8_t> src, dst;
+    cvk::ResizeParams p;
+    AreaImages(std::mt19937 &rng, int32_t n, int32_t h, int32_t w, int32_t c, int32_t oh, int32_t ow, int64_t rowPad, int64_t offset)
+        : src(size_t(n * h * (int64_t(w) * c + rowPad) + 16)), dst(size_t(n) * oh * ow * c + 32, 0xA5) {
+        for (auto &v : src) v = static_cast<uint8_t>(rng());
+        p = params(nhwc(reinterpret_cast<char *>(src.data()) + offset, n, h, w, c, rowPad), nhwc(reinterpret_cast<char *>(dst.data()) + 16, n, oh, ow, c),
+                   kArea);
+    }
+};
+
+// s with bands of bandRows rows (0: as planned) and the table they need.
+void setBands(cvk::ResizeAreaShape &s, const Mapping &m, int64_t rows, int64_t bandRows) {
+    if (bandRows <= 0) return;
+    s.bandRows = bandRows;
+    s.bands = (rows + bandRows - 1) / bandRows;
+    s.streamRows = static_cast<int32_t>(areaMaxStream(m.y, bandRows));
+}
+
 struct BlockRow {
     const char *what;
     int32_t n, h, w, c, oh, ow;
@@ -188,21 +209,14 @@ TEST_CASE("AREA row path: every block equals the per-pixel sampler byte for byte
     std::mt19937 rng(11);
     for (const BlockRow &r : rows) {
         INFO(r.what);
-        const int64_t rowBytes = int64_t(r.w) * r.c + r.rowPad, srcBytes = r.n * r.h * rowBytes;
-        std::vector<uint8_t> src(size_t(srcBytes + 16)), dst(size_t(r.n) * r.oh * r.ow * r.c + 32, 0xA5);
-        for (auto &v : src) v = static_cast<uint8_t>(rng());
-        // src.data() is 16-byte aligned (operator new); offset moves the view off that
-        auto p = params(nhwc(reinterpret_cast<char *>(src.data()) + r.offset, r.n, r.h, r.w, r.c, r.rowPad),
-                        nhwc(reinterpret_cast<char *>(dst.data()) + 16, r.n, r.oh, r.ow, r.c), kArea);
+        AreaImages im(rng, r.n, r.h, r.w, r.c, r.oh, r.ow, r.rowPad, r.offset);
+        const cvk::ResizeParams &p = im.p;
+        std::vector<uint8_t> &dst = im.dst;
         cvk::ResizeAreaShape s{};
         REQUIRE(cvk::planResizeArea(p, s, r.warps));
         const Mapping m = mappingOf(p.src, p.dst.shape[cvk::kH], p.dst.shape[cvk::kW], p.interp);
-        if (r.bandRows > 0) {
-            s.bandRows = r.bandRows;
-            s.bands = (r.n * r.oh + r.bandRows - 1) / r.bandRows;
-            s.streamRows = static_cast<int32_t>(areaMaxStream(m.y, s.bandRows));
-            s.smemBytes = areaSmemBytes(kAreaSlots<kAreaAhead>, s.slotPitch, s.streamRows, s.outPitch);
-        }
+        setBands(s, m, int64_t(r.n) * r.oh, r.bandRows);
+        s.smemBytes = areaSmemBytes(kAreaSlots<kAreaAhead>, s.slotPitch, s.streamRows, s.outPitch);
         const std::vector<uint8_t> want = cvtest::samplerBytes<uint8_t, kArea>(p, m, size_t(r.n) * r.oh * r.ow * r.c, 0xA5);
         const int32_t taps = kAreaTaps[s.taps];
         if (r.c == 1) runBlocksFor<1>(taps, p, m, s);
@@ -353,19 +367,13 @@ TEST_CASE("AREA warp kernel: every warp equals the per-pixel sampler byte for by
     std::mt19937 rng(12);
     for (const Row &r : rows) {
         INFO(r.what);
-        const int64_t rowBytes = int64_t(r.w) * r.c + r.rowPad, srcBytes = r.n * r.h * rowBytes;
-        std::vector<uint8_t> src(size_t(srcBytes + 16)), dst(size_t(r.n) * r.oh * r.ow * r.c + 32, 0xA5);
-        for (auto &v : src) v = static_cast<uint8_t>(rng());
-        auto p = params(nhwc(reinterpret_cast<char *>(src.data()) + r.offset, r.n, r.h, r.w, r.c, r.rowPad),
-                        nhwc(reinterpret_cast<char *>(dst.data()) + 16, r.n, r.oh, r.ow, r.c), kArea);
+        AreaImages im(rng, r.n, r.h, r.w, r.c, r.oh, r.ow, r.rowPad, r.offset);
+        const cvk::ResizeParams &p = im.p;
+        std::vector<uint8_t> &dst = im.dst;
         cvk::ResizeAreaShape s{};
         REQUIRE(cvk::planResizeAreaWarp(p, s, r.perLane));
         const Mapping m = mappingOf(p.src, p.dst.shape[cvk::kH], p.dst.shape[cvk::kW], p.interp);
-        if (r.bandRows > 0) {
-            s.bandRows = r.bandRows;
-            s.bands = (r.n * r.oh + r.bandRows - 1) / r.bandRows;
-            s.streamRows = static_cast<int32_t>(areaMaxStream(m.y, s.bandRows));
-        }
+        setBands(s, m, int64_t(r.n) * r.oh, r.bandRows);
         const std::vector<uint8_t> want = cvtest::samplerBytes<uint8_t, kArea>(p, m, size_t(r.n) * r.oh * r.ow * r.c, 0xA5);
         const int32_t taps = kAreaTaps[s.taps];
         if (r.perLane == 1) {
