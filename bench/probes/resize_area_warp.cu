@@ -1,10 +1,11 @@
 // Microbenchmark of cvResize's uint8 AREA on packed pixels: the warp-streamed kernel (resize_area_warp.cuh) in
 // variants of rows in flight (A), blocks an SM it is built for and columns a lane (P), against
-// launchResize as built (the block kernel of resize_area.cuh) and a copy of the bytes read once and written once.
+// the block kernel of resize_area.cuh, launchResize as built and a copy of the bytes read once and written once.
 // GPU time per batch of 32 x 1080x1920 (CUDA events, median of 9 batches of 5 calls, 4 buffer sets rotated past
-// L2). mismatches: bytes differing from launchResize's output on random data (outputs poisoned differently first),
+// L2). mismatches: bytes differing from the block kernel's output on random data (outputs poisoned differently first),
 // on the timed shapes and on untimed odd ones (unaligned rows and bases, narrow and one-pixel outputs); any mismatch
-// or a shape the kernel's plan declines where launchResize's AREA row path takes it: exit 1.
+// or a shape the kernel's plan declines where launchResize's AREA row path takes it: exit 1. AREA_PROBE_UNTIMED=1
+// runs the odd shapes only (for compute-sanitizer), AREA_PROBE_NCU=1 the benchmark shape only (for Nsight Compute).
 #include "probe_timing.cuh"
 #include "resize.hpp"
 #include "resize_area_warp.cuh"
@@ -108,6 +109,12 @@ void launchWarp(const ResizeParams &p, const Variant &v, const Plan &pl, cudaStr
     CK(cudaGetLastError());
 }
 
+// The block kernel of resize_area.cuh where planResizeArea takes p (the reference bytes), else launchResize.
+cudaError_t launchBlock(const ResizeParams &p, cudaStream_t st) {
+    ResizeAreaShape s{};
+    return planResizeArea(p, s) ? launchResizeArea(p, s, st) : launchResize(p, st);
+}
+
 int64_t compare(const std::vector<uint8_t> &a, const std::vector<uint8_t> &b) {
     int64_t bad = 0;
     for (size_t i = 0; i < a.size(); ++i) bad += a[i] != b[i];
@@ -149,7 +156,7 @@ int main() {
         const View4 sv = nhwc(src + c.baseOffset, c.n, c.h, c.w, c.c, c.rowPitch);
         const ResizeParams pa = params(sv, nhwc(a, c.n, c.oh, c.ow, c.c)), pb = params(sv, nhwc(b, c.n, c.oh, c.ow, c.c));
         CK(cudaMemsetAsync(a, 0x11, dstBytes, st));
-        CK(launchResize(pa, st));
+        CK(launchBlock(pa, st));
         std::vector<uint8_t> want(dstBytes), got(dstBytes);
         CK(cudaStreamSynchronize(st));
         CK(cudaMemcpy(want.data(), a, dstBytes, cudaMemcpyDeviceToHost));
@@ -173,6 +180,13 @@ int main() {
         CK(cudaFree(src));
         CK(cudaFree(a));
         CK(cudaFree(b));
+    }
+
+    // AREA_PROBE_UNTIMED=1: the odd shapes only (for compute-sanitizer)
+    if (std::getenv("AREA_PROBE_UNTIMED") != nullptr) {
+        CK(cudaStreamDestroy(st));
+        if (failed) std::printf("MISMATCH on an untimed shape\n");
+        return failed ? 1 : 0;
     }
 
     // ---- timed
@@ -202,12 +216,20 @@ int main() {
         const size_t copyBytes = (srcBytes + dstBytes) / 2;
         const float tCopy = timeIt([&](int i) { CK(cudaMemcpyAsync(copyDst[i & 1], src[i % kSets], copyBytes, cudaMemcpyDeviceToDevice, st)); }, st);
         CK(cudaMemsetAsync(ref, 0x11, dstBytes, st));
-        CK(launchResize(paramsOf(0, ref), st));
+        CK(launchBlock(paramsOf(0, ref), st));
         CK(cudaStreamSynchronize(st));
         std::vector<uint8_t> want(dstBytes), got(dstBytes);
         CK(cudaMemcpy(want.data(), ref, dstBytes, cudaMemcpyDeviceToHost));
+        const float tBlock = timeIt([&](int i) { CK(launchBlock(paramsOf(i, dst[i % kSets]), st)); }, st);
+        std::printf("%-20s %-24s %9.1f %8.2f %10s\n", c.name, "block kernel", tBlock, tBlock / tCopy, "-");
         const float tMain = timeIt([&](int i) { CK(launchResize(paramsOf(i, dst[i % kSets]), st)); }, st);
-        std::printf("%-20s %-24s %9.1f %8.2f %10s\n", c.name, "launchResize (main)", tMain, tMain / tCopy, "-");
+        CK(cudaMemsetAsync(out, 0x22, dstBytes, st));
+        CK(launchResize(paramsOf(0, out), st));
+        CK(cudaStreamSynchronize(st));
+        CK(cudaMemcpy(got.data(), out, dstBytes, cudaMemcpyDeviceToHost));
+        const int64_t badMain = compare(want, got);
+        failed |= badMain != 0;
+        std::printf("%-20s %-24s %9.1f %8.2f %10lld\n", c.name, "launchResize (as built)", tMain, tMain / tCopy, (long long)badMain);
         for (const Variant &v : kVariants) {
             Plan pl{};
             if (!planWarp(paramsOf(0, out), v, pl)) {
