@@ -208,6 +208,9 @@ bool planResizeAreaWarp(const ResizeParams &p, ResizeAreaShape &s, int32_t perLa
     return s.smemBytes <= kAreaSmemLimit;
 }
 
+// The code CUDA picked for the current device was compiled from sm_90 PTX or later (cudaFuncAttributes::ptxVersion):
+// not the device's compute capability, since a build without sm_90 code runs older PTX there, JIT-compiled, in
+// which the warp kernels trap. Asked once per device.
 bool resizeBulkCopyDevice() {
     constexpr int kDevices = 64;
     static std::atomic<int8_t> known[kDevices]; // 0 unknown, 1 no, 2 yes
@@ -215,8 +218,8 @@ bool resizeBulkCopyDevice() {
     if (cudaGetDevice(&device) != cudaSuccess || device < 0 || device >= kDevices) return false;
     int8_t k = known[device].load(std::memory_order_relaxed);
     if (k == 0) {
-        int major = 0;
-        k = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) == cudaSuccess && major >= 9 ? 2 : 1;
+        cudaFuncAttributes a{};
+        k = cudaFuncGetAttributes(&a, reinterpret_cast<const void *>(kAreaWarpKernels[0][0][0])) == cudaSuccess && a.ptxVersion >= 90 ? 2 : 1;
         known[device].store(k, std::memory_order_relaxed);
     }
     return k == 2;
