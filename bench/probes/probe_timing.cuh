@@ -66,3 +66,21 @@ template <class F> float timeIt(F &&f, cudaStream_t st, int calls = 5, uint64_t 
     CK(cudaEventDestroy(b));
     return us[4];
 }
+
+// The buffers of a resize probe: kSets random sources and destinations rotated past L2, a reference output and a
+// checked output, and two copy destinations of (source + output) / 2 bytes for the copy limit.
+template <int kSets> struct ResizeProbeBuffers {
+    uint8_t *src[kSets], *dst[kSets], *ref, *out, *copyDst[2];
+    ResizeProbeBuffers(size_t maxSrc, size_t maxDst) {
+        for (int i = 0; i < kSets; ++i) {
+            CK(cudaMalloc(&src[i], maxSrc));
+            CK(cudaMalloc(&dst[i], maxDst));
+            fillRandom<<<1024, 256>>>(src[i], maxSrc, 1 + 1000 * uint64_t(i));
+        }
+        CK(cudaMalloc(&ref, maxDst));
+        CK(cudaMalloc(&out, maxDst));
+        for (auto &c : copyDst) CK(cudaMalloc(&c, (maxSrc + maxDst) / 2 + 16));
+        CK(cudaGetLastError());
+        CK(cudaDeviceSynchronize());
+    }
+};

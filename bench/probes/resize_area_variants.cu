@@ -82,17 +82,8 @@ int main() {
         maxSrc = std::max(maxSrc, size_t(N * H * W * c.c));
         maxDst = std::max(maxDst, size_t(N * c.oh * c.ow * c.c));
     }
-    uint8_t *src[kSets], *dst[kSets], *ref, *out, *copyDst[2];
-    for (int i = 0; i < kSets; ++i) {
-        CK(cudaMalloc(&src[i], maxSrc));
-        CK(cudaMalloc(&dst[i], maxDst));
-        fillRandom<<<1024, 256>>>(src[i], maxSrc, 1 + 1000 * uint64_t(i));
-    }
-    CK(cudaMalloc(&ref, maxDst));
-    CK(cudaMalloc(&out, maxDst));
-    for (auto &c : copyDst) CK(cudaMalloc(&c, (maxSrc + maxDst) / 2 + 16));
-    CK(cudaGetLastError());
-    CK(cudaDeviceSynchronize());
+    ResizeProbeBuffers<kSets> buffers(maxSrc, maxDst);
+    uint8_t *const *src = buffers.src, *const *dst = buffers.dst, *ref = buffers.ref, *out = buffers.out, *const *copyDst = buffers.copyDst;
     cudaStream_t st;
     CK(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
 

@@ -198,16 +198,8 @@ int main() {
     const Case cases[] = {{"c3_224x224 (bench)", 3, 224, 224}, {"c3_270x480 (x4 box)", 3, 270, 480}, {"c1_224x224", 1, 224, 224},
                           {"c4_224x224", 4, 224, 224},          {"c3_720x1280 (x1.5)", 3, 720, 1280}};
     size_t maxSrc = size_t(N * H * W * 4), maxDst = size_t(N * 720 * 1280 * 3);
-    uint8_t *src[kSets], *dst[kSets], *ref, *out, *copyDst[2];
-    for (int i = 0; i < kSets; ++i) {
-        CK(cudaMalloc(&src[i], maxSrc));
-        CK(cudaMalloc(&dst[i], maxDst));
-        fillRandom<<<1024, 256>>>(src[i], maxSrc, 1 + 1000 * uint64_t(i));
-    }
-    CK(cudaMalloc(&ref, maxDst));
-    CK(cudaMalloc(&out, maxDst));
-    for (auto &c : copyDst) CK(cudaMalloc(&c, (maxSrc + maxDst) / 2 + 16));
-    CK(cudaDeviceSynchronize());
+    ResizeProbeBuffers<kSets> buffers(maxSrc, maxDst);
+    uint8_t *const *src = buffers.src, *const *dst = buffers.dst, *ref = buffers.ref, *out = buffers.out, *const *copyDst = buffers.copyDst;
     std::printf("%-20s %-24s %9s %8s %10s  %s\n", "case", "variant", "us", "x_copy", "mismatches", "geometry");
     for (const Case &c : cases) {
         if (ncuOnly && &c != cases) break;
