@@ -88,7 +88,7 @@ cudaError_t launchResize(const ResizeParams &p, cudaStream_t stream) {
     ResizeAreaShape area;
     if (p.interp == kArea && planResizeArea(p, area)) {
         ResizeAreaShape warp;
-        if (resizeBulkCopyDevice() && planResizeAreaWarp(p, warp)) return launchResizeArea(p, warp, stream);
+        if (resizeBulkCopyDevice() && planResizeAreaWarp(p, area, warp)) return launchResizeArea(p, warp, stream);
         return launchResizeArea(p, area, stream);
     }
     ResizeTileShape tile;

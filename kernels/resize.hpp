@@ -266,6 +266,8 @@ cudaError_t launchResizeArea(const ResizeParams &p, const ResizeAreaShape &shape
 // block each, within the default 48 KiB of shared memory (else false). Pure host arithmetic.
 // Its figures (bench/probes/resize_area_warp.cu on an H200) and the rule for perLane: resize_area.cu, kAreaWarpVariants.
 bool planResizeAreaWarp(const ResizeParams &p, ResizeAreaShape &shape, int32_t perLane = 0);
+// The same from planResizeArea's accepted plan `block` of p (launchResize's: no second planResizeArea).
+bool planResizeAreaWarp(const ResizeParams &p, const ResizeAreaShape &block, ResizeAreaShape &shape, int32_t perLane = 0);
 // Whether the current device runs the bulk-copy kernels: the code it runs was built for sm_90 or later (a build
 // without sm_90 code runs its older PTX there, in which they trap); cached per device.
 bool resizeBulkCopyDevice();

@@ -100,13 +100,6 @@ int64_t rowCost(const std::vector<int32_t> &firsts, int32_t C, int32_t K, int32_
     return cost;
 }
 
-// The strips' widest slot for `warps` warps a block.
-int32_t slotPitchFor(const Mapping &m, int32_t C, int32_t K, int32_t warps) {
-    int32_t pitch = 0;
-    for (int32_t x0 = 0; x0 < m.x.dst; x0 += 32 * warps) pitch = std::max(pitch, areaSlotPitch(m, C, K, x0, std::min(32 * warps, m.x.dst - x0)));
-    return pitch;
-}
-
 // The runs of one axis as the kernel needs them: every run within the axis, first and last non-decreasing; for
 // rows also at most one source row shared by consecutive destination rows and none by rows two apart (two sums per
 // thread), no source row between consecutive cells (every row of a band's stream has a weight), and destination
@@ -157,7 +150,7 @@ bool planResizeArea(const ResizeParams &p, ResizeAreaShape &s, int32_t warps) {
     const int32_t table = static_cast<int32_t>(areaMaxStream(m.y, most));
     int64_t best = -1;
     for (int32_t w = warps > 0 ? warps : 1; w <= (warps > 0 ? warps : kAreaMaxWarps); ++w) {
-        const int32_t pitch = slotPitchFor(m, c, K, w);
+        const int32_t pitch = areaMaxPitch(m, c, K, 32 * w);
         if (areaSmemBytes(kAreaSlots<kAreaAhead>, pitch, table, areaOutPitch(w, c)) > kAreaSmemLimit) continue;
         const int64_t cost = rowCost(firsts, c, K, w);
         if (best < 0 || cost <= best) best = cost, s.warps = w, s.slotPitch = pitch; // ties: the wider block
@@ -184,7 +177,12 @@ bool planResizeArea(const ResizeParams &p, ResizeAreaShape &s, int32_t warps) {
 }
 
 bool planResizeAreaWarp(const ResizeParams &p, ResizeAreaShape &s, int32_t perLane) {
-    if (!planResizeArea(p, s)) return false;
+    ResizeAreaShape block{};
+    return planResizeArea(p, block) && planResizeAreaWarp(p, block, s, perLane);
+}
+
+bool planResizeAreaWarp(const ResizeParams &p, const ResizeAreaShape &block, ResizeAreaShape &s, int32_t perLane) {
+    s = block;
     const Mapping m = mappingOf(p.src, p.dst.shape[kH], p.dst.shape[kW], p.interp);
     const int32_t C = static_cast<int32_t>(p.src.shape[kC]), K = kAreaTaps[s.taps], dstW = m.x.dst;
     if (perLane <= 0) perLane = K <= kAreaWarpPairTaps ? 2 : 1;
@@ -194,7 +192,7 @@ bool planResizeAreaWarp(const ResizeParams &p, ResizeAreaShape &s, int32_t perLa
     s.perLane = perLane;
     s.warps = std::min(kAreaMaxWarps, (dstW + cols - 1) / cols);
     s.strips = (dstW + cols * s.warps - 1) / (cols * s.warps);
-    s.slotPitch = areaWarpMaxPitch(m, C, K, cols);
+    s.slotPitch = areaMaxPitch(m, C, K, cols);
     // bands: one a resident block (v.blocks an SM), each within kAreaMaxStreamRows source rows
     const int64_t rows = p.dst.shape[kN] * m.y.dst;
     const int64_t bands = std::min<int64_t>(rows, std::max<int64_t>(1, int64_t(kSMs) * v.blocks / s.strips));

@@ -106,6 +106,17 @@ CVK_AREA_HD int32_t areaSlotPitch(const Mapping &m, int32_t C, int32_t K, int32_
     return ((reads > staged ? reads : staged) + 15) & ~15;
 }
 
+// The widest slot of any strip of `cols` destination columns across the destination width (the block kernel's
+// strips of 32 warps columns, the warp kernel's warps of 32 P).
+CVK_AREA_HD int32_t areaMaxPitch(const Mapping &m, int32_t C, int32_t K, int32_t cols) {
+    int32_t pitch = 0;
+    for (int32_t x0 = 0; x0 < m.x.dst; x0 += cols) {
+        const int32_t w = m.x.dst - x0 < cols ? m.x.dst - x0 : cols, q = areaSlotPitch(m, C, K, x0, w);
+        pitch = q > pitch ? q : pitch;
+    }
+    return pitch;
+}
+
 // The most source rows a band of `bandRows` destination rows stages, over every band: per image it touches, its
 // rows d1..d2 read source rows first(d1) >= d1 * scale - 2 to last(d2) <= (d2 + 1) * scale, and it touches at most
 // ceil(bandRows / dst) + 1 images.
@@ -188,10 +199,14 @@ CVK_AREA_HD void areaAdvance(AreaStream &s, const AreaBlock &b) {
     }
 }
 
+// The cursor's source row.
+CVK_AREA_HD const uint8_t *areaRowAt(const ResizeParams &p, const AreaStream &s) {
+    return reinterpret_cast<const uint8_t *>(p.src.data + int64_t(s.n) * p.src.stride[kN] + int64_t(s.y) * p.src.stride[kH]);
+}
+
 // The copies of the cursor's row into `slot` (this thread's part).
 CVK_AREA_HD void areaIssue(const ResizeParams &p, const AreaBlock &b, const AreaStream &s, uint8_t *slot, int tid, int nthreads) {
-    const auto *row = reinterpret_cast<const uint8_t *>(p.src.data + int64_t(s.n) * p.src.stride[kN] + int64_t(s.y) * p.src.stride[kH]);
-    bandStage(row, b.span, slot, tid, nthreads);
+    bandStage(areaRowAt(p, s), b.span, slot, tid, nthreads);
 }
 
 // Where the span of the cursor's row starts in its slot (bandShift), in 32-bit arithmetic: only the address modulo 16.
@@ -303,18 +318,33 @@ CVK_AREA_HD uint8_t *areaOutBuffer(uint8_t *outBufs, int32_t outPitch, int64_t k
     return outBufs + (2 * static_cast<int32_t>(k & 1) + j) * outPitch;
 }
 
-// The j-th destination row source row k completes: this column's pixel into its output buffer (the sampler's
-// rounding; the integer box's multiply by 1 / (kx * ky) as the sampler computes it), and the sums moved on.
-template <int CT, int K>
-CVK_AREA_HD void areaFinishRow(const Mapping &m, const AreaBlock &b, const AreaColumn<K> &col, AreaSums<CT> &v, uint8_t *out) {
-    if (col.valid) {
+// A completed destination row's pixel of one column into px when px is not null (the sampler's rounding; the
+// integer box's multiply by 1 / (kx * ky) as the sampler computes it), and the sums moved on to the next row.
+template <int CT> CVK_AREA_HD void areaFinishPixel(const Mapping &m, AreaSums<CT> &v, uint8_t *px) {
+    if (px != nullptr) {
         const float norm = 1.f / static_cast<float>(m.x.iscale * m.y.iscale);
         CVK_AREA_UNROLL
-        for (int c = 0; c < CT; ++c) out[(col.x - b.x0) * CT + c] = saturateFloat<uint8_t>(m.areaKind == kAreaFast ? v.acc[c] * norm : v.acc[c]);
+        for (int c = 0; c < CT; ++c) px[c] = saturateFloat<uint8_t>(m.areaKind == kAreaFast ? v.acc[c] * norm : v.acc[c]);
     }
     CVK_AREA_UNROLL
     for (int c = 0; c < CT; ++c) v.acc[c] = v.accNext[c], v.accNext[c] = 0.f;
     if (++v.y == m.y.dst) v.y = 0, ++v.n;
+}
+
+// A source row's row sums h added to the destination rows that weigh it (entry e): x + 0 * h is x, so next's weight
+// is 0 outside its cell.
+template <int CT> CVK_AREA_HD void areaAccumulate(const AreaRowEntry &e, const float (&h)[CT], AreaSums<CT> &v) {
+    CVK_AREA_UNROLL
+    for (int c = 0; c < CT; ++c) {
+        v.acc[c] += e.wCur * h[c];
+        v.accNext[c] += e.wNext * h[c];
+    }
+}
+
+// The j-th destination row source row k completes: this column's pixel into its output buffer, the sums moved on.
+template <int CT, int K>
+CVK_AREA_HD void areaFinishRow(const Mapping &m, const AreaBlock &b, const AreaColumn<K> &col, AreaSums<CT> &v, uint8_t *out) {
+    areaFinishPixel<CT>(m, v, col.valid ? out + (col.x - b.x0) * CT : nullptr);
 }
 
 // One staged source row k (entry e, in `slot`): this thread's row sum added to the destination rows that weigh it
@@ -329,11 +359,7 @@ CVK_AREA_HD void areaProcess(const Mapping &m, const AreaBlock &b, const AreaRow
         CVK_AREA_UNROLL
         for (int c = 0; c < CT; ++c) h[c] = 0.f;
     }
-    CVK_AREA_UNROLL
-    for (int c = 0; c < CT; ++c) {
-        v.acc[c] += e.wCur * h[c];
-        v.accNext[c] += e.wNext * h[c];
-    }
+    areaAccumulate<CT>(e, h, v);
     if (e.finCur) areaFinishRow<CT, K>(m, b, col, v, areaOutBuffer(outBufs, outPitch, k, 0));
     if (e.finNext) areaFinishRow<CT, K>(m, b, col, v, areaOutBuffer(outBufs, outPitch, k, 1));
 }

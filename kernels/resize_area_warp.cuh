@@ -35,17 +35,6 @@ namespace cvk::resize {
 #define CVK_AREAW_UNROLL
 #endif
 
-// The widest slot of any warp (of `cols` destination columns) of the destination width: areaSlotPitch's room for
-// the span from its 16-byte shift on and for the K-tap reads of its columns.
-CVK_AREAW_HD int32_t areaWarpMaxPitch(const Mapping &m, int32_t C, int32_t K, int32_t cols) {
-    int32_t pitch = 0;
-    for (int32_t x0 = 0; x0 < m.x.dst; x0 += cols) {
-        const int32_t w = m.x.dst - x0 < cols ? m.x.dst - x0 : cols, q = areaSlotPitch(m, C, K, x0, w);
-        pitch = q > pitch ? q : pitch;
-    }
-    return pitch;
-}
-
 // Bytes before a block's rings: the band's table, then an mbarrier per slot of every warp (padded to 16 bytes).
 CVK_AREAW_HD int32_t areaWarpRingOffset(int32_t warps, int32_t ahead, int32_t streamRows) {
     return 16 * streamRows + ((8 * warps * ahead + 15) & ~15);
@@ -118,18 +107,10 @@ template <int CT, int K, int P> CVK_AREAW_HD AreaLane<CT, K, P> areaLane(const M
     return l;
 }
 
-// The pixel of a completed destination row (image v.n, row v.y) of column x, when valid, into dst (areaFinishRow's
-// rounding), and the sums moved on.
-template <int CT> CVK_AREAW_HD void areaWarpFinish(const ResizeParams &p, const Mapping &m, int32_t x, bool valid, AreaSums<CT> &v) {
-    if (valid) {
-        uint8_t *to = reinterpret_cast<uint8_t *>(p.dst.data + int64_t(v.n) * p.dst.stride[kN] + int64_t(v.y) * p.dst.stride[kH]) + int64_t(x) * CT;
-        const float norm = 1.f / static_cast<float>(m.x.iscale * m.y.iscale);
-        CVK_AREAW_UNROLL
-        for (int c = 0; c < CT; ++c) to[c] = saturateFloat<uint8_t>(m.areaKind == kAreaFast ? v.acc[c] * norm : v.acc[c]);
-    }
-    CVK_AREAW_UNROLL
-    for (int c = 0; c < CT; ++c) v.acc[c] = v.accNext[c], v.accNext[c] = 0.f;
-    if (++v.y == m.y.dst) v.y = 0, ++v.n;
+// Where column x's pixel of the destination row v is about to complete goes (null when the column is not stored).
+template <int CT> CVK_AREAW_HD uint8_t *areaWarpPixel(const ResizeParams &p, int32_t x, bool valid, const AreaSums<CT> &v) {
+    return valid ? reinterpret_cast<uint8_t *>(p.dst.data + int64_t(v.n) * p.dst.stride[kN] + int64_t(v.y) * p.dst.stride[kH]) + int64_t(x) * CT
+                 : nullptr;
 }
 
 // A lane's work on one staged source row (entry e, in `slot`): each column's row sum added to the destination rows
@@ -144,20 +125,13 @@ CVK_AREAW_HD void areaLaneRow(const ResizeParams &p, const Mapping &m, const Are
         if (j > 0 && g.w <= 32 * j) break;
         float h[CT];
         areaRowSum<CT, K>(slot, l.o[j] + sh, l.w[j], h);
-        CVK_AREAW_UNROLL
-        for (int c = 0; c < CT; ++c) {
-            l.v[j].acc[c] += e.wCur * h[c];
-            l.v[j].accNext[c] += e.wNext * h[c];
-        }
-        if (e.finCur) areaWarpFinish<CT>(p, m, l.x[j], l.valid[j], l.v[j]);
-        if (e.finNext) areaWarpFinish<CT>(p, m, l.x[j], l.valid[j], l.v[j]);
+        areaAccumulate<CT>(e, h, l.v[j]);
+        if (e.finCur) areaFinishPixel<CT>(m, l.v[j], areaWarpPixel<CT>(p, l.x[j], l.valid[j], l.v[j]));
+        if (e.finNext) areaFinishPixel<CT>(m, l.v[j], areaWarpPixel<CT>(p, l.x[j], l.valid[j], l.v[j]));
     }
 }
 
-// The issue cursor's row address, stepped with the cursor: one add a row, the image's base where it enters one.
-CVK_AREAW_HD const uint8_t *areaRowAt(const ResizeParams &p, const AreaStream &s) {
-    return reinterpret_cast<const uint8_t *>(p.src.data + int64_t(s.n) * p.src.stride[kN] + int64_t(s.y) * p.src.stride[kH]);
-}
+// The issue cursor stepped with its row's address (areaRowAt): one add a row, the image's base where it enters one.
 CVK_AREAW_HD void areaStep(const ResizeParams &p, const AreaBlock &b, AreaStream &s, const uint8_t *&row) {
     const int32_t n = s.n;
     areaAdvance(s, b);

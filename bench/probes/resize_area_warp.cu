@@ -53,7 +53,7 @@ bool planWarp(const ResizeParams &p, const Variant &v, Plan &out) {
     const int32_t C = int32_t(p.src.shape[kC]), K = kAreaTaps[s.taps], dstW = m.x.dst, cols = 32 * v.perLane;
     s.warps = std::min(8, (dstW + cols - 1) / cols);
     s.strips = (dstW + cols * s.warps - 1) / (cols * s.warps);
-    s.slotPitch = areaWarpMaxPitch(m, C, K, cols);
+    s.slotPitch = areaMaxPitch(m, C, K, cols);
     const int64_t rows = p.dst.shape[kN] * m.y.dst;
     int64_t bands = std::max<int64_t>(1, int64_t(132 * v.minBlocks * v.waves) / s.strips);
     bands = std::min(bands, rows);

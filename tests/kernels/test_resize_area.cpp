@@ -278,7 +278,7 @@ TEST_CASE("planResizeAreaWarp: warps of 32 P columns, bands, shared memory", "[r
         CHECK(int64_t(s.strips) * cols * s.warps >= m.x.dst);
         CHECK(int64_t(s.strips - 1) * cols * s.warps < m.x.dst);
         CHECK(s.slotPitch % 16 == 0);
-        CHECK(s.slotPitch == areaWarpMaxPitch(m, int32_t(r.p.src.shape[cvk::kC]), kAreaTaps[s.taps], cols));
+        CHECK(s.slotPitch == areaMaxPitch(m, int32_t(r.p.src.shape[cvk::kC]), kAreaTaps[s.taps], cols));
         CHECK(s.smemBytes <= kAreaSmemLimit);
         CHECK(s.streamRows == areaMaxStream(m.y, s.bandRows));
         CHECK(s.streamRows <= kAreaMaxStreamRows);
