@@ -78,8 +78,8 @@ int residentPerSM(int threads, int smem) {
 }
 
 // The estimated issue cycles of one source row across the whole destination width with `warps` warps a block: per
-// warp its taps (3 instructions per tap and channel: byte to float, subtract, multiply-add; 2 per word: load, funnel
-// shift), the per-row overhead, and its shared-memory wavefronts (one per word a lane reads, times the most distinct
+// warp its taps (per word: load, funnel shift, mask and a dp4a a channel; per channel 8 for the head, the tail and
+// the inner sum's weight; 6 to find the tail's word), the per-row overhead, and its shared-memory wavefronts (one per word a lane reads, times the most distinct
 // words that fall into one bank among the warp's lanes), plus kStripRowCost a strip.
 int64_t rowCost(const std::vector<int32_t> &firsts, int32_t C, int32_t K, int32_t warps) {
     const int32_t dstW = static_cast<int32_t>(firsts.size()), stripW = 32 * warps, words = (K * C + 3) / 4;
@@ -94,7 +94,7 @@ int64_t rowCost(const std::vector<int32_t> &firsts, int32_t C, int32_t K, int32_
                 const int32_t word = (firsts[size_t(x0 + l * warps + v)] * C - b0) >> 2, bank = word & 31;
                 if (word != last[bank]) last[bank] = word, most = std::max(most, ++ways[bank]);
             }
-            if (most > 0) cost += 3 * K * C + 2 * words + kRowOverhead + (words + 1) * most;
+            if (most > 0) cost += (3 + C) * words + 8 * C + 6 + kRowOverhead + (words + 1) * most;
         }
     }
     return cost;

@@ -8,10 +8,13 @@
 // one row is computed; one barrier per source row.
 //
 // For each staged row every thread computes its column's row sum, as samplePixel (resize_filters.cuh) does, in its
-// order: head * pixel(lo - 1), inner * pixel(k) for k in [lo, hi), tail * pixel(hi), as K taps from the run's first
-// pixel with compile-time byte positions (the row's words aligned by funnel shifts) whose weights stay in registers
-// for the whole band; taps past the run have weight 0, and x + 0 * b is x exactly, so the K-tap sum is the sampler's
-// sum bit for bit. The vertical pass accumulates each row sum into the destination rows that use it, again in the
+// order: head * pixel(lo - 1), then inner * (the sum of pixel(k) for k in [lo, hi)), then tail * pixel(hi). The
+// column's K taps are read from the run's first pixel with compile-time byte positions (the row's words aligned by
+// funnel shifts); the inner pixels' bytes, kept by a byte mask per word, are summed per channel by dp4a against the
+// channel's byte pattern (integers, exact), the sum starting at kFloatBias so that one subtraction makes it a float;
+// the tail pixel is read at its own offset. A missing head or tail has weight 0 (x + 0 * b is x exactly), so the
+// sum is the sampler's bit for bit, in three float operations a channel instead of three a tap and channel. The
+// vertical pass accumulates each row sum into the destination rows that use it, again in the
 // sampler's order (rows ascending: head, inner, tail). Cells of consecutive destination rows share at most one
 // source row, so two accumulators per thread suffice (planResizeArea checks this on the host). The integer box is
 // the same with weights 1 (exact integer sums) and the sampler's final multiply by 1 / (kx * ky). A completed
@@ -98,11 +101,12 @@ CVK_AREA_HD BandSpan areaSpan(const Mapping &m, int32_t C, int32_t x0, int32_t w
 }
 
 // Bytes per ring slot: room for the span from its 16-byte shift on, and for the words a column's K taps read from
-// there (taps of weight 0 may lie past the span: they read bytes of the slot that the sum ignores).
+// there, and the word after them that the tail's pair of words may reach (bytes past the run may lie past the
+// span: they read bytes of the slot that the sum ignores).
 CVK_AREA_HD int32_t areaSlotPitch(const Mapping &m, int32_t C, int32_t K, int32_t x0, int32_t w) {
     const BandSpan span = areaSpan(m, C, x0, w);
     const int32_t lastO = areaRun(m, m.x, x0 + w - 1).first * C - span.b0 + 15;
-    const int32_t reads = 4 * ((lastO >> 2) + (K * C + 3) / 4 + 1), staged = 15 + span.b1 - span.b0;
+    const int32_t reads = 4 * ((lastO >> 2) + (K * C + 3) / 4 + 2), staged = 15 + span.b1 - span.b0;
     return ((reads > staged ? reads : staged) + 15) & ~15;
 }
 
@@ -218,30 +222,45 @@ CVK_AREA_HD int32_t areaShift(const ResizeParams &p, const AreaBlock &b, const A
 
 // ------------------------------------------------------------------------------------------------ a thread
 
-// This thread's destination column: its offset in a slot (before the row's shift) and its K weights.
-template <int K> struct AreaColumn {
-    int32_t x;  // destination column
-    int32_t o;  // byte of its first tap in the staged span
-    bool valid; // x lies in the strip
-    float w[K];
+// One destination column's run as its row sum reads it, in registers for the whole band: its first tap at byte o
+// of the staged span (before the row's shift), tap 0 weighted head (0 where the run has no head: tap 0 is then an
+// inner one), the inner taps' bytes marked in `inner` (0xff bytes of the run's words), weighted innerWeight, and
+// the tap at byte tailAt weighted tail (0, and tailAt 0, where the run has no tail).
+template <int CT, int K> struct AreaTaps {
+    int32_t o, tailAt;
+    float head, innerWeight, tail;
+    uint32_t inner[kAreaWords<CT, K>];
 };
 
-CVK_AREA_HD int32_t areaColumnIndex(const AreaShape &s, int tid) { return (tid & 31) * s.warps + (tid >> 5); }
-
-template <int CT, int K> CVK_AREA_HD AreaColumn<K> areaColumn(const Mapping &m, const AreaShape &s, const AreaBlock &b, int tid) {
-    AreaColumn<K> c;
-    const int32_t i = areaColumnIndex(s, tid);
-    c.valid = i < b.w;
-    c.x = b.x0 + (c.valid ? i : 0);
-    const AreaRun r = areaRun(m, m.x, c.x);
-    c.o = r.first * CT - b.span.b0;
+template <int CT, int K> CVK_AREA_HD AreaTaps<CT, K> areaTaps(const Mapping &m, int32_t x, int32_t b0) {
+    const AreaRun r = areaRun(m, m.x, x);
+    AreaTaps<CT, K> t;
+    t.o = r.first * CT - b0;
+    t.head = r.first < r.lo ? r.head : 0.f;
+    t.innerWeight = r.inner;
+    const bool tail = r.last >= r.hi;
+    t.tail = tail ? r.tail : 0.f;
+    t.tailAt = tail ? (r.last - r.first) * CT : 0;
+    const int32_t lo = (r.lo - r.first) * CT, hi = (r.hi - r.first) * CT; // the inner taps' bytes of the run
     CVK_AREA_UNROLL
-    for (int k = 0; k < K; ++k) c.w[k] = r.first + k <= r.last ? areaWeight(r, r.first + k) : 0.f;
-    return c;
+    for (int j = 0; j < kAreaWords<CT, K>; ++j) {
+        uint32_t mask = 0;
+        for (int k = 0; k < 4; ++k) mask |= (4 * j + k >= lo && 4 * j + k < hi ? 0xffu : 0u) << (8 * k);
+        t.inner[j] = mask;
+    }
+    return t;
 }
 
-// The sampler's row sum of one column, every channel: K taps from byte o of the slot.
-template <int CT, int K> CVK_AREA_HD void areaRowSum(const uint8_t *slot, int32_t o, const float (&w)[K], float (&h)[CT]) {
+// dp4a's weights that sum the bytes of channel c of word j of a run (byte i of the run is channel i % CT).
+template <int CT> CVK_AREA_HD constexpr uint32_t areaChannelBytes(int c, int j) {
+    uint32_t v = 0;
+    for (int k = 0; k < 4; ++k) v |= ((4 * j + k) % CT == c ? 1u : 0u) << (8 * k);
+    return v;
+}
+
+// The sampler's row sum of one column, every channel: its taps from byte o of the slot (o: the run's first tap
+// plus the row's shift).
+template <int CT, int K> CVK_AREA_HD void areaRowSum(const uint8_t *slot, int32_t o, const AreaTaps<CT, K> &t, float (&h)[CT]) {
     constexpr int NW = kAreaWords<CT, K>;
     const uint32_t *at = reinterpret_cast<const uint32_t *>(slot) + (o >> 2);
     const uint32_t sh = 8u * uint32_t(o & 3);
@@ -250,13 +269,43 @@ template <int CT, int K> CVK_AREA_HD void areaRowSum(const uint8_t *slot, int32_
     for (int j = 0; j <= NW; ++j) raw[j] = at[j];
     CVK_AREA_UNROLL
     for (int j = 0; j < NW; ++j) words[j] = funnelRight(raw[j], raw[j + 1], sh);
+    const int32_t ot = o + t.tailAt;
+    const uint32_t *tailAt = reinterpret_cast<const uint32_t *>(slot) + (ot >> 2);
+    const uint32_t tail = funnelRight(tailAt[0], tailAt[1], 8u * uint32_t(ot & 3));
+    uint32_t sums[CT];
     CVK_AREA_UNROLL
-    for (int c = 0; c < CT; ++c) h[c] = 0.f;
+    for (int c = 0; c < CT; ++c) sums[c] = kFloatBias;
     CVK_AREA_UNROLL
-    for (int k = 0; k < K; ++k) {
+    for (int j = 0; j < NW; ++j) {
+        const uint32_t bytes = words[j] & t.inner[j];
         CVK_AREA_UNROLL
-        for (int c = 0; c < CT; ++c) h[c] += w[k] * byteToFloat(words[(k * CT + c) / 4], (k * CT + c) % 4);
+        for (int c = 0; c < CT; ++c) sums[c] = byteDot(bytes, areaChannelBytes<CT>(c, j), sums[c]);
     }
+    CVK_AREA_UNROLL
+    for (int c = 0; c < CT; ++c) {
+        h[c] = 0.f;
+        h[c] += t.head * byteToFloat(words[0], c);
+        h[c] += t.innerWeight * biasedToFloat(sums[c]);
+        h[c] += t.tail * byteToFloat(tail, c);
+    }
+}
+
+// This thread's destination column of the block kernel and its taps.
+template <int CT, int K> struct AreaColumn {
+    int32_t x;  // destination column
+    bool valid; // x lies in the strip
+    AreaTaps<CT, K> taps;
+};
+
+CVK_AREA_HD int32_t areaColumnIndex(const AreaShape &s, int tid) { return (tid & 31) * s.warps + (tid >> 5); }
+
+template <int CT, int K> CVK_AREA_HD AreaColumn<CT, K> areaColumn(const Mapping &m, const AreaShape &s, const AreaBlock &b, int tid) {
+    AreaColumn<CT, K> c;
+    const int32_t i = areaColumnIndex(s, tid);
+    c.valid = i < b.w;
+    c.x = b.x0 + (c.valid ? i : 0);
+    c.taps = areaTaps<CT, K>(m, c.x, b.span.b0);
+    return c;
 }
 
 // What a thread does with one source row of the band, the same for every thread (one table entry per row, built
@@ -343,18 +392,18 @@ template <int CT> CVK_AREA_HD void areaAccumulate(const AreaRowEntry &e, const f
 
 // The j-th destination row source row k completes: this column's pixel into its output buffer, the sums moved on.
 template <int CT, int K>
-CVK_AREA_HD void areaFinishRow(const Mapping &m, const AreaBlock &b, const AreaColumn<K> &col, AreaSums<CT> &v, uint8_t *out) {
+CVK_AREA_HD void areaFinishRow(const Mapping &m, const AreaBlock &b, const AreaColumn<CT, K> &col, AreaSums<CT> &v, uint8_t *out) {
     areaFinishPixel<CT>(m, v, col.valid ? out + (col.x - b.x0) * CT : nullptr);
 }
 
 // One staged source row k (entry e, in `slot`): this thread's row sum added to the destination rows that weigh it
 // (x + 0 * h is x: next's weight is 0 outside its cell), and the rows it completes into its output buffers.
 template <int CT, int K>
-CVK_AREA_HD void areaProcess(const Mapping &m, const AreaBlock &b, const AreaRowEntry &e, const AreaColumn<K> &col, AreaSums<CT> &v,
+CVK_AREA_HD void areaProcess(const Mapping &m, const AreaBlock &b, const AreaRowEntry &e, const AreaColumn<CT, K> &col, AreaSums<CT> &v,
                              const uint8_t *slot, int64_t k, uint8_t *outBufs, int32_t outPitch) {
     float h[CT];
     if (col.valid) {
-        areaRowSum<CT, K>(slot, col.o + e.shift, col.w, h);
+        areaRowSum<CT, K>(slot, col.taps.o + e.shift, col.taps, h);
     } else {
         CVK_AREA_UNROLL
         for (int c = 0; c < CT; ++c) h[c] = 0.f;
@@ -415,7 +464,7 @@ __global__ void __launch_bounds__(kAreaMaxThreads, kAreaBlocksPerSM) areaKernel(
         bandCommit();
     }
     areaRowTable(p, m, b, table, tid, nthreads);
-    const AreaColumn<K> col = areaColumn<CT, K>(m, s, b, tid);
+    const AreaColumn<CT, K> col = areaColumn<CT, K>(m, s, b, tid);
     AreaSums<CT> v = areaSums<CT>(m, b);
     int32_t slot = 0, issueSlot = A;
     for (int64_t k = 0; k < b.length; ++k) {

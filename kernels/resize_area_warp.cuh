@@ -67,11 +67,15 @@ CVK_AREAW_HD AreaWarpCopy areaWarpCopy(const uint8_t *row, int32_t rowBytes, con
 CVK_AREAW_HD bool areaWarpByteCopied(const AreaWarpCopy &c, int32_t j) { return j < 16 * c.c0 || j >= 16 * c.c1; }
 
 // A warp's columns [x0, x0 + w) of its block's strip and the bytes they read of every source row. The table's
-// shifts are of the block's span (areaRowTable): the warp's is (table shift + delta) & 15.
+// shifts are of the block's span (areaRowTable): the warp's is (table shift + delta) & 15. An interior warp's span
+// starts at least 15 bytes into the row and ends at least 15 bytes before its end, so whatever the row's alignment
+// its chunks all lie inside the row (areaWarpCopy's c0 = 0, c1 = chunks): one bulk copy a row, and nothing more to
+// work out than the row's shift (areaWarpInterior); the warps at the row's ends take areaWarpCopy.
 struct AreaWarp {
     int32_t x0, w;
     BandSpan span;
     int32_t delta;
+    bool interior;
 };
 CVK_AREAW_HD AreaWarp areaWarp(const Mapping &m, const AreaBlock &b, int32_t C, int32_t cols, int warp) {
     AreaWarp g;
@@ -80,15 +84,27 @@ CVK_AREAW_HD AreaWarp areaWarp(const Mapping &m, const AreaBlock &b, int32_t C, 
     if (g.w <= 0) return g; // no columns: the warp only helps build the table
     g.span = areaSpan(m, C, g.x0, g.w);
     g.delta = g.span.b0 - b.span.b0;
+    g.interior = g.span.b0 >= 15 && m.x.src * C - g.span.b1 >= 15;
     return g;
 }
 
+// An interior warp's copy of one source row: the 16-byte aligned address at or below row + span.b0 (slot byte 0
+// mirrors it, as in areaWarpCopy) and the bytes of the whole chunks up to the span's end.
+struct AreaWarpChunks {
+    const uint8_t *base;
+    uint32_t bytes;
+};
+CVK_AREAW_HD AreaWarpChunks areaWarpInterior(const uint8_t *row, const BandSpan &span) {
+    const int32_t shift = bandShift(row, span.b0);
+    return {row + span.b0 - shift, static_cast<uint32_t>((shift + span.b1 - span.b0 + 15) & ~15)};
+}
+
 // A lane's P columns: whether each lies in the warp's columns (else it is computed as column x0, not stored), its
-// first tap's byte in the warp's span, its K weights, and its vertical sums.
+// taps in the warp's span, and its vertical sums.
 template <int CT, int K, int P> struct AreaLane {
     bool valid[P];
-    int32_t x[P], o[P];
-    float w[P][K];
+    int32_t x[P];
+    AreaTaps<CT, K> t[P];
     AreaSums<CT> v[P];
 };
 template <int CT, int K, int P> CVK_AREAW_HD AreaLane<CT, K, P> areaLane(const Mapping &m, const AreaBlock &b, const AreaWarp &g, int lane) {
@@ -98,10 +114,7 @@ template <int CT, int K, int P> CVK_AREAW_HD AreaLane<CT, K, P> areaLane(const M
         const int32_t i = lane + 32 * j;
         l.valid[j] = i < g.w;
         l.x[j] = g.x0 + (l.valid[j] ? i : 0);
-        const AreaRun r = areaRun(m, m.x, l.x[j]);
-        l.o[j] = r.first * CT - g.span.b0;
-        CVK_AREAW_UNROLL
-        for (int k = 0; k < K; ++k) l.w[j][k] = r.first + k <= r.last ? areaWeight(r, r.first + k) : 0.f;
+        l.t[j] = areaTaps<CT, K>(m, l.x[j], g.span.b0);
         l.v[j] = areaSums<CT>(m, b);
     }
     return l;
@@ -124,7 +137,7 @@ CVK_AREAW_HD void areaLaneRow(const ResizeParams &p, const Mapping &m, const Are
     for (int j = 0; j < P; ++j) {
         if (j > 0 && g.w <= 32 * j) break;
         float h[CT];
-        areaRowSum<CT, K>(slot, l.o[j] + sh, l.w[j], h);
+        areaRowSum<CT, K>(slot, l.t[j].o + sh, l.t[j], h);
         areaAccumulate<CT>(e, h, l.v[j]);
         if (e.finCur) areaFinishPixel<CT>(m, l.v[j], areaWarpPixel<CT>(p, l.x[j], l.valid[j], l.v[j]));
         if (e.finNext) areaFinishPixel<CT>(m, l.v[j], areaWarpPixel<CT>(p, l.x[j], l.valid[j], l.v[j]));
@@ -141,7 +154,13 @@ CVK_AREAW_HD void areaStep(const ResizeParams &p, const AreaBlock &b, AreaStream
 #ifdef __CUDACC__
 // A row's copies into `slot`: lane 0 the chunks inside the row in one bulk copy completing on `bar` (an arrive
 // alone where there are none), the lanes the other bytes of the span.
-__device__ __forceinline__ void areaWarpStage(const uint8_t *row, int32_t rowBytes, const BandSpan &span, uint8_t *slot, uint64_t *bar, int lane) {
+__device__ __forceinline__ void areaWarpStage(const uint8_t *row, int32_t rowBytes, const AreaWarp &g, uint8_t *slot, uint64_t *bar, int lane) {
+    const BandSpan &span = g.span;
+    if (g.interior) {
+        const AreaWarpChunks c = areaWarpInterior(row, span);
+        if (lane == 0) bulkCopy(slot, c.base, c.bytes, bar);
+        return;
+    }
     const AreaWarpCopy c = areaWarpCopy(row, rowBytes, span);
     if (lane == 0) bulkCopy(slot + 16 * c.c0, c.base + 16 * c.c0, uint32_t(16 * (c.c1 - c.c0)), bar);
     if (c.c0 > 0 || c.c1 < c.chunks)
@@ -180,7 +199,7 @@ __global__ void __launch_bounds__(kAreaMaxThreads, MinBlocks) areaWarpKernel(Res
 #pragma unroll
     for (int j = 0; j < A; ++j) {
         if (j < b.length) {
-            areaWarpStage(row, rowBytes, g.span, ring + j * s.slotPitch, bars + j, lane);
+            areaWarpStage(row, rowBytes, g, ring + j * s.slotPitch, bars + j, lane);
             areaStep(p, b, issue, row);
         }
     }
@@ -194,7 +213,7 @@ __global__ void __launch_bounds__(kAreaMaxThreads, MinBlocks) areaWarpKernel(Res
         __syncwarp();
         if (k + A < b.length) {
             if (Fence) bulkProxyFence();
-            areaWarpStage(row, rowBytes, g.span, at, bars + slot, lane);
+            areaWarpStage(row, rowBytes, g, at, bars + slot, lane);
             areaStep(p, b, issue, row);
         }
         if (++slot == A) slot = 0, phase ^= 1u;

@@ -391,10 +391,13 @@ CVK_UNROLL
         } else {
             const AreaCell cx = areaCell(m.x, dx), cy = areaCell(m.y, dy);
             for (int32_t c = 0; c < C; ++c) {
+                // The inner pixels share one weight: summed first (exactly, for integer types, while the sum stays
+                // below 2^24), then weighed once, as the row kernels' integer dot products do (resize_area.cuh).
                 auto rowSum = [&](int32_t y) {
-                    float s = 0.f;
+                    float s = 0.f, inner = 0.f;
                     if (cx.head != 0.f) s += cx.head * toFloat(fetch<T>(p, y, cx.lo - 1, c));
-                    for (int32_t x = cx.lo; x < cx.hi; ++x) s += cx.inner * toFloat(fetch<T>(p, y, x, c));
+                    for (int32_t x = cx.lo; x < cx.hi; ++x) inner += toFloat(fetch<T>(p, y, x, c));
+                    s += cx.inner * inner;
                     if (cx.tail != 0.f) s += cx.tail * toFloat(fetch<T>(p, y, cx.hi, c));
                     return s;
                 };

@@ -102,6 +102,17 @@ CVK_TILE_HD float byteToFloat(uint32_t w, int c) {
 #endif
 }
 
+// An integer n < 2^23 added to kFloatBias is the bits of the float 2^23 + n: a sum started at kFloatBias becomes a
+// float with one subtraction (biasedToFloat), exactly, and no integer-to-float conversion instruction.
+constexpr uint32_t kFloatBias = 0x4b000000u;
+CVK_TILE_HD float biasedToFloat(uint32_t bits) {
+#ifdef __CUDA_ARCH__
+    return __uint_as_float(bits) - 8388608.f;
+#else
+    return static_cast<float>(bits - kFloatBias);
+#endif
+}
+
 CVK_TILE_HD uint32_t pick4(uint32_t a, uint32_t b, uint32_t c, uint32_t d, int j) {
     return j == 0 ? a : (j == 1 ? b : (j == 2 ? c : d));
 }
@@ -309,9 +320,9 @@ CVK_TILE_HD void tileHorizontal(const Mapping &m, const TileShape &s, const Tile
                 for (int c = 0; c < CT; ++c) h[c] += byteToFloat(w, c);
             }
             storeEntry<CT>(out, h);
-        } else { // the sampler's rowSum, channel by channel in the same order
+        } else { // the sampler's rowSum, channel by channel in the same order: the inner pixels summed, then weighed
             const float inner = tap.f[0], head = tap.f[1], tail = tap.f[2];
-            float h[4] = {0.f, 0.f, 0.f, 0.f};
+            float h[4] = {0.f, 0.f, 0.f, 0.f}, sum[4] = {0.f, 0.f, 0.f, 0.f};
             if (head != 0.f) {
                 const uint32_t w = line[tap.idx[0] - 1];
                 CVK_TILE_UNROLL
@@ -321,8 +332,10 @@ CVK_TILE_HD void tileHorizontal(const Mapping &m, const TileShape &s, const Tile
             for (int32_t k = tap.idx[0]; k < tap.idx[1]; ++k) {
                 const uint32_t w = line[k];
                 CVK_TILE_UNROLL
-                for (int c = 0; c < CT; ++c) h[c] += inner * byteToFloat(w, c);
+                for (int c = 0; c < CT; ++c) sum[c] += byteToFloat(w, c);
             }
+            CVK_TILE_UNROLL
+            for (int c = 0; c < CT; ++c) h[c] += inner * sum[c];
             if (tail != 0.f) {
                 const uint32_t w = line[tap.idx[1]];
                 CVK_TILE_UNROLL

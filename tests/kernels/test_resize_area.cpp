@@ -156,7 +156,7 @@ template <int CT, int K> void runBlocks(const cvk::ResizeParams &p, const Mappin
                 areaAdvance(issue, b);
             };
             for (int64_t k = 0; k <= A; ++k) issueRow(k);
-            std::vector<AreaColumn<K>> cols;
+            std::vector<AreaColumn<CT, K>> cols;
             std::vector<AreaSums<CT>> sums;
             for (int tid = 0; tid < nthreads; ++tid) {
                 areaRowTable(p, m, b, table, tid, nthreads);
@@ -293,8 +293,10 @@ namespace {
 // Every warp of every block the way the warp kernel runs it, into p.dst: the band's table, then per warp its rows
 // in order, row k copied into slot k % A (the bulk range with memcpy, the other span bytes one by one, the rest of
 // the slot left holding what it held) only after row k - A in that slot was summed by every lane.
-template <int CT, int K, int P> void runWarps(const cvk::ResizeParams &p, const Mapping &m, const cvk::ResizeAreaShape &s, int A) {
+// Returns the rows staged by interior warps (areaWarpInterior's one bulk copy).
+template <int CT, int K, int P> int64_t runWarps(const cvk::ResizeParams &p, const Mapping &m, const cvk::ResizeAreaShape &s, int A) {
     const int nthreads = 32 * s.warps;
+    int64_t interiorRows = 0;
     std::vector<uint4> smem(size_t(s.streamRows) + size_t(A * s.slotPitch) / 16 + 1);
     auto *table = reinterpret_cast<AreaRowEntry *>(smem.data());
     auto *ring = reinterpret_cast<uint8_t *>(table + s.streamRows);
@@ -319,9 +321,19 @@ template <int CT, int K, int P> void runWarps(const cvk::ResizeParams &p, const 
                     uint8_t *slot = ring + (k % A) * s.slotPitch;
                     const AreaWarpCopy c = areaWarpCopy(row, rowBytes, g.span);
                     REQUIRE(16 * c.chunks <= s.slotPitch);
-                    std::memcpy(slot + 16 * c.c0, c.base + 16 * c.c0, size_t(16 * (c.c1 - c.c0)));
-                    for (int32_t j = c.lo; j < c.hi; ++j)
-                        if (areaWarpByteCopied(c, j)) slot[j] = c.base[j];
+                    if (g.interior) { // the kernel's one bulk copy: the same bytes as every chunk of areaWarpCopy's
+                        const AreaWarpChunks whole = areaWarpInterior(row, g.span);
+                        REQUIRE(c.c0 == 0);
+                        REQUIRE(c.c1 == c.chunks);
+                        REQUIRE(whole.base == c.base);
+                        REQUIRE(whole.bytes == uint32_t(16 * c.chunks));
+                        std::memcpy(slot, whole.base, whole.bytes);
+                        ++interiorRows;
+                    } else {
+                        std::memcpy(slot + 16 * c.c0, c.base + 16 * c.c0, size_t(16 * (c.c1 - c.c0)));
+                        for (int32_t j = c.lo; j < c.hi; ++j)
+                            if (areaWarpByteCopied(c, j)) slot[j] = c.base[j];
+                    }
                     areaStep(p, b, issue, row);
                 };
                 for (int64_t k = 0; k < A && k < b.length; ++k) stage(k);
@@ -331,15 +343,16 @@ template <int CT, int K, int P> void runWarps(const cvk::ResizeParams &p, const 
                 }
             }
         }
+    return interiorRows;
 }
 
-template <int CT, int P> void runWarpsFor(int32_t taps, const cvk::ResizeParams &p, const Mapping &m, const cvk::ResizeAreaShape &s, int A) {
+template <int CT, int P> int64_t runWarpsFor(int32_t taps, const cvk::ResizeParams &p, const Mapping &m, const cvk::ResizeAreaShape &s, int A) {
     switch (taps) {
-    case 3: runWarps<CT, 3, P>(p, m, s, A); break;
-    case 4: runWarps<CT, 4, P>(p, m, s, A); break;
-    case 6: runWarps<CT, 6, P>(p, m, s, A); break;
-    case 10: runWarps<CT, 10, P>(p, m, s, A); break;
-    default: runWarps<CT, 16, P>(p, m, s, A); break;
+    case 3: return runWarps<CT, 3, P>(p, m, s, A);
+    case 4: return runWarps<CT, 4, P>(p, m, s, A);
+    case 6: return runWarps<CT, 6, P>(p, m, s, A);
+    case 10: return runWarps<CT, 10, P>(p, m, s, A);
+    default: return runWarps<CT, 16, P>(p, m, s, A);
     }
 }
 
@@ -352,17 +365,19 @@ TEST_CASE("AREA warp kernel: every warp equals the per-pixel sampler byte for by
         int64_t rowPad, offset;
         int32_t perLane, ahead;
         int64_t bandRows; // 0: the plan's
+        bool interior;    // some warp is an interior one (areaWarpInterior)
     };
     const std::vector<Row> rows = {
-        {"the benchmark row, 1 column a lane", 2, 1080, 1920, 3, 224, 224, 0, 0, 1, 8, 0},
-        {"the benchmark row, 2 columns a lane (a half warp)", 2, 1080, 1920, 3, 224, 224, 0, 0, 2, 6, 0},
-        {"the integer box by 4, 2 columns a lane", 1, 1080, 1920, 3, 270, 480, 0, 0, 2, 6, 0},
-        {"1.5 down, 1 channel", 1, 540, 960, 1, 360, 640, 0, 0, 1, 8, 0},
-        {"rows padded by 5 bytes, start 1 byte off: byte copies at both row ends", 3, 107, 191, 3, 23, 21, 5, 1, 1, 8, 0},
-        {"4 channels, start 4 bytes off, 2 columns a lane", 2, 540, 960, 4, 112, 112, 0, 4, 2, 6, 0},
-        {"odd sizes, start 3 bytes off, bands of 3 rows crossing images", 5, 37, 53, 3, 11, 7, 1, 3, 1, 8, 3},
-        {"one destination row a band, 2 rows in flight", 2, 61, 77, 4, 9, 10, 0, 0, 1, 2, 1},
-        {"16 taps across, 2 columns a lane", 2, 40, 1920, 3, 9, 120, 0, 0, 2, 6, 0},
+        {"the benchmark row, 1 column a lane", 2, 1080, 1920, 3, 224, 224, 0, 0, 1, 8, 0, true},
+        {"the benchmark row, 2 columns a lane (a half warp)", 2, 1080, 1920, 3, 224, 224, 0, 0, 2, 6, 0, true},
+        {"the integer box by 4, 2 columns a lane", 1, 1080, 1920, 3, 270, 480, 0, 0, 2, 6, 0, true},
+        {"1.5 down, 1 channel", 1, 540, 960, 1, 360, 640, 0, 0, 1, 8, 0, true},
+        {"rows padded by 5 bytes, start 1 byte off: byte copies at both row ends", 3, 107, 191, 3, 23, 21, 5, 1, 1, 8, 0, false},
+        {"4 channels, start 4 bytes off, 2 columns a lane", 2, 540, 960, 4, 112, 112, 0, 4, 2, 6, 0, false},
+        {"odd sizes, start 3 bytes off, bands of 3 rows crossing images", 5, 37, 53, 3, 11, 7, 1, 3, 1, 8, 3, false},
+        {"one destination row a band, 2 rows in flight", 2, 61, 77, 4, 9, 10, 0, 0, 1, 2, 1, false},
+        {"16 taps across, 2 columns a lane", 2, 40, 1920, 3, 9, 120, 0, 0, 2, 6, 0, false},
+        {"an interior warp between two edge ones, rows 7 bytes off 16", 2, 30, 300, 3, 10, 96, 7, 7, 1, 4, 0, true},
     };
     std::mt19937 rng(12);
     for (const Row &r : rows) {
@@ -376,15 +391,17 @@ TEST_CASE("AREA warp kernel: every warp equals the per-pixel sampler byte for by
         setBands(s, m, int64_t(r.n) * r.oh, r.bandRows);
         const std::vector<uint8_t> want = cvtest::samplerBytes<uint8_t, kArea>(p, m, size_t(r.n) * r.oh * r.ow * r.c, 0xA5);
         const int32_t taps = kAreaTaps[s.taps];
+        int64_t interiorRows = 0;
         if (r.perLane == 1) {
-            if (r.c == 1) runWarpsFor<1, 1>(taps, p, m, s, r.ahead);
-            if (r.c == 3) runWarpsFor<3, 1>(taps, p, m, s, r.ahead);
-            if (r.c == 4) runWarpsFor<4, 1>(taps, p, m, s, r.ahead);
+            if (r.c == 1) interiorRows = runWarpsFor<1, 1>(taps, p, m, s, r.ahead);
+            if (r.c == 3) interiorRows = runWarpsFor<3, 1>(taps, p, m, s, r.ahead);
+            if (r.c == 4) interiorRows = runWarpsFor<4, 1>(taps, p, m, s, r.ahead);
         } else {
-            if (r.c == 1) runWarpsFor<1, 2>(taps, p, m, s, r.ahead);
-            if (r.c == 3) runWarpsFor<3, 2>(taps, p, m, s, r.ahead);
-            if (r.c == 4) runWarpsFor<4, 2>(taps, p, m, s, r.ahead);
+            if (r.c == 1) interiorRows = runWarpsFor<1, 2>(taps, p, m, s, r.ahead);
+            if (r.c == 3) interiorRows = runWarpsFor<3, 2>(taps, p, m, s, r.ahead);
+            if (r.c == 4) interiorRows = runWarpsFor<4, 2>(taps, p, m, s, r.ahead);
         }
+        CHECK((interiorRows > 0) == r.interior);
         cvtest::checkAgainstSampler(dst.data(), dst.size(), 16, want, int64_t(r.ow) * r.c, "area warp kernel", 0xA5);
     }
 }
