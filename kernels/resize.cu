@@ -4,8 +4,9 @@
 // (resize_nearest.cu), then those planResizeBand accepts and resizeBandPreferred prefers to the
 // band path (resize_band.cu), then those planResizeCubic takes and resizeCubicPreferred prefers to the separable
 // CUBIC path (resize_cubic.cu), then those planResizeRows accepts to the row paths (resize_rows.cu), then the AREA
-// shapes planResizeArea accepts to the AREA row path (resize_area.cu: its warp kernel on sm_90 and later where
-// planResizeAreaWarp takes the shape, else its block kernel), then those
+// shapes planResizeArea accepts to the AREA row path (resize_area.cu: on sm_90 and later its ring kernel where
+// planResizeAreaRing takes the shape and resizeAreaRingPreferred prefers it, else its warp kernel where
+// planResizeAreaWarp takes it; else its block kernel), then those
 // planResizeTile accepts to the tiled path (resize_tiled.cu), and those
 // planTvResizeTile accepts to the separable antialiased path (resize_tv.cu): all compute the same values.
 #include "resize.hpp"
@@ -87,8 +88,11 @@ cudaError_t launchResize(const ResizeParams &p, cudaStream_t stream) {
     if (planResizeRows(p, rows)) return launchResizeRows(p, rows, stream);
     ResizeAreaShape area;
     if (p.interp == kArea && planResizeArea(p, area)) {
-        ResizeAreaShape warp;
-        if (resizeBulkCopyDevice() && planResizeAreaWarp(p, area, warp)) return launchResizeArea(p, warp, stream);
+        if (resizeBulkCopyDevice()) {
+            ResizeAreaShape ring, warp;
+            if (planResizeAreaRing(p, area, ring) && resizeAreaRingPreferred(ring)) return launchResizeArea(p, ring, stream);
+            if (planResizeAreaWarp(p, area, warp)) return launchResizeArea(p, warp, stream);
+        }
         return launchResizeArea(p, area, stream);
     }
     ResizeTileShape tile;

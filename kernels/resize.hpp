@@ -247,6 +247,7 @@ struct ResizeAreaShape {
     int64_t bandRows, bands;
     int32_t perLane;    // 0: the block kernel (resize_area.cuh); 1 or 2: the warp kernel (resize_area_warp.cuh) with
                         // that many destination columns a lane, warps of 32 * perLane columns, slotPitch a warp's
+    int32_t ring;       // 1: the ring kernel (resize_area_ring.cuh; perLane 0), the block's geometry
 };
 
 // Whether launchResize can take the AREA row path for p, and its geometry (exposed so CPU tests can check the
@@ -268,6 +269,15 @@ cudaError_t launchResizeArea(const ResizeParams &p, const ResizeAreaShape &shape
 bool planResizeAreaWarp(const ResizeParams &p, ResizeAreaShape &shape, int32_t perLane = 0);
 // The same from planResizeArea's accepted plan `block` of p (launchResize's: no second planResizeArea).
 bool planResizeAreaWarp(const ResizeParams &p, const ResizeAreaShape &block, ResizeAreaShape &shape, int32_t perLane = 0);
+// The ring kernel's plan from planResizeArea's accepted plan `block` of p (sm_90 on: resizeBulkCopyDevice): the
+// block's strips, warps and columns, bands of about one resident block each, within the default 48 KiB of shared
+// memory (else false). Pure host arithmetic. Its figures and variant: resize_area.cu, kAreaRingVariant.
+bool planResizeAreaRing(const ResizeParams &p, const ResizeAreaShape &block, ResizeAreaShape &shape);
+// Whether launchResize takes the ring kernel (planned as `ring`) over the warp kernel: runs of more than
+// kAreaWarpPairTaps taps (below, the warp kernel's two columns a lane win) in blocks of at least kAreaRingMinWarps
+// warps (fewer leave the multiprocessors a few warps each). resize_area.cu has the figures.
+constexpr int32_t kAreaRingMinWarps = 4;
+bool resizeAreaRingPreferred(const ResizeAreaShape &ring);
 // Whether the current device runs the bulk-copy kernels: the code it runs was built for sm_90 or later (a build
 // without sm_90 code runs its older PTX there, in which they trap); cached per device.
 bool resizeBulkCopyDevice();

@@ -2,6 +2,7 @@
 // kernels per (compiled taps, channel count), dispatched through one table without holes.
 #include "resize.hpp"
 #include "resize_area.cuh"
+#include "resize_area_ring.cuh"
 #include "resize_area_warp.cuh"
 #include "resize_launch.cuh"
 
@@ -54,6 +55,28 @@ template <int P, size_t... T> constexpr auto warpTapRows(std::index_sequence<T..
 // kAreaWarpKernels[columns a lane - 1][taps row][channel row]: every entry filled.
 const std::array<std::array<std::array<Kernel, 3>, kAreaTapVariants>, 2> kAreaWarpKernels = {
     warpTapRows<1>(std::make_index_sequence<kAreaTapVariants>{}), warpTapRows<2>(std::make_index_sequence<kAreaTapVariants>{})};
+
+// The ring kernel (resize_area_ring.cuh): rows in flight and blocks an SM it is built for. bench/probes/
+// resize_area_warp.cu on an H200 (logs/probe-resize_area_ring.log; GPU µs per call, 32 x 1080x1920, the warp
+// kernel's figure first, every output byte the same):
+//   6 rows in flight, 4 blocks an SM: 3 channels -> 224x224 91.3 -> 76.0 (4 rows: 76.2, 8 rows: 77.8; 3 blocks an
+//   SM: 81.9; two waves of bands: 77.9), 1 channel 52.2 -> 48.3.
+//   Where it loses: 4 channels -> 224x224, whose block plan has 1 warp a block (its interleave would conflict at
+//   7): 104.5 -> 285.9, the multiprocessors left a few warps each; -> 270x480 (the integer box by 4, 4 taps):
+//   104.0 (2 columns a lane) -> 125.9; -> 720x1280 (3 taps) 364.6 -> 367.1.
+// So (resizeAreaRingPreferred) the ring kernel where the warp kernel would take 1 column a lane and the block has
+// at least kAreaRingMinWarps warps.
+constexpr AreaWarpVariant kAreaRingVariant = {6, 4};
+
+template <int K> constexpr std::array<Kernel, 3> ringChannelRow() {
+    constexpr AreaWarpVariant v = kAreaRingVariant;
+    return {&areaRingKernel<1, K, v.ahead, v.blocks>, &areaRingKernel<3, K, v.ahead, v.blocks>, &areaRingKernel<4, K, v.ahead, v.blocks>};
+}
+template <size_t... T> constexpr auto ringTapRows(std::index_sequence<T...>) {
+    return std::array<std::array<Kernel, 3>, sizeof...(T)>{ringChannelRow<kAreaTaps[T]>()...};
+}
+// kAreaRingKernels[taps row][channel row]: every entry filled.
+const auto kAreaRingKernels = ringTapRows(std::make_index_sequence<kAreaTapVariants>{});
 
 int channelRowOf(int64_t c) {
     for (int i = 0; i < 3; ++i)
@@ -173,6 +196,7 @@ bool planResizeArea(const ResizeParams &p, ResizeAreaShape &s, int32_t warps) {
     s.streamRows = static_cast<int32_t>(areaMaxStream(m.y, s.bandRows));
     s.smemBytes = areaSmemBytes(kAreaSlots<kAreaAhead>, s.slotPitch, s.streamRows, s.outPitch);
     s.perLane = 0;
+    s.ring = 0;
     return true;
 }
 
@@ -206,6 +230,24 @@ bool planResizeAreaWarp(const ResizeParams &p, const ResizeAreaShape &block, Res
     return s.smemBytes <= kAreaSmemLimit;
 }
 
+bool planResizeAreaRing(const ResizeParams &p, const ResizeAreaShape &block, ResizeAreaShape &s) {
+    s = block;
+    s.ring = 1;
+    s.perLane = 0;
+    const Mapping m = mappingOf(p.src, p.dst.shape[kH], p.dst.shape[kW], p.interp);
+    // bands: one a resident block (kAreaRingVariant.blocks an SM), each within kAreaMaxStreamRows source rows
+    const int64_t rows = p.dst.shape[kN] * m.y.dst;
+    const int64_t bands = std::min<int64_t>(rows, std::max<int64_t>(1, int64_t(kSMs) * kAreaRingVariant.blocks / s.strips));
+    s.bandRows = (rows + bands - 1) / bands;
+    while (s.bandRows > 1 && areaMaxStream(m.y, s.bandRows) > kAreaMaxStreamRows) s.bandRows = (s.bandRows + 1) / 2;
+    s.bands = (rows + s.bandRows - 1) / s.bandRows;
+    if (s.bands > 65535 || areaMaxStream(m.y, s.bandRows) > kAreaMaxStreamRows) return false;
+    s.streamRows = static_cast<int32_t>(areaMaxStream(m.y, s.bandRows));
+    s.outPitch = 0;
+    s.smemBytes = areaRingSmemBytes(kAreaRingVariant.ahead, s.slotPitch, s.streamRows);
+    return s.smemBytes <= kAreaSmemLimit;
+}
+
 // The code CUDA picked for the current device was compiled from sm_90 PTX or later (cudaFuncAttributes::ptxVersion):
 // not the device's compute capability, since a build without sm_90 code runs older PTX there, JIT-compiled, in
 // which the warp kernels trap. Asked once per device.
@@ -223,17 +265,22 @@ bool resizeBulkCopyDevice() {
     return k == 2;
 }
 
+bool resizeAreaRingPreferred(const ResizeAreaShape &ring) { return kAreaTaps[ring.taps] > kAreaWarpPairTaps && ring.warps >= kAreaRingMinWarps; }
+
 cudaError_t launchResizeArea(const ResizeParams &p, const ResizeAreaShape &s, cudaStream_t stream) {
     const Mapping m = mappingOf(p.src, p.dst.shape[kH], p.dst.shape[kW], p.interp);
     const size_t channel = size_t(channelRowOf(p.src.shape[kC]));
-    const Kernel k = s.perLane > 0 ? kAreaWarpKernels[size_t(s.perLane - 1)][size_t(s.taps)][channel] : kAreaKernels[size_t(s.taps)][channel];
+    const Kernel k = s.ring ? kAreaRingKernels[size_t(s.taps)][channel]
+                   : s.perLane > 0 ? kAreaWarpKernels[size_t(s.perLane - 1)][size_t(s.taps)][channel]
+                                   : kAreaKernels[size_t(s.taps)][channel];
     k<<<dim3(static_cast<unsigned>(s.strips), static_cast<unsigned>(s.bands)), static_cast<unsigned>(32 * s.warps), s.smemBytes, stream>>>(p, m, s);
     return cudaGetLastError();
 }
 
 cudaError_t preloadResizeAreaKernels() {
-    const cudaError_t err = preloadKernelTable(kAreaKernels);
-    return err == cudaSuccess ? preloadKernelTable(kAreaWarpKernels) : err;
+    cudaError_t err = preloadKernelTable(kAreaKernels);
+    if (err == cudaSuccess) err = preloadKernelTable(kAreaWarpKernels);
+    return err == cudaSuccess ? preloadKernelTable(kAreaRingKernels) : err;
 }
 
 } // namespace cvk

@@ -8,6 +8,7 @@
 // runs the odd shapes only (for compute-sanitizer), AREA_PROBE_NCU=1 the benchmark shape only (for Nsight Compute).
 #include "probe_timing.cuh"
 #include "resize.hpp"
+#include "resize_area_ring.cuh"
 #include "resize_area_warp.cuh"
 
 #include <cuda_runtime.h>
@@ -34,7 +35,7 @@ ResizeParams params(View4 s, View4 d) {
 
 struct Variant {
     const char *name;
-    int kind; // 1: areaWarpKernel as the library builds it (proxy fence before each bulk copy), 2: without the fence
+    int kind; // 1: areaWarpKernel with the proxy fence before each bulk copy, 2: without the fence, 3: areaRingKernel
     int ahead, minBlocks, perLane;
     double waves;
 };
@@ -46,14 +47,17 @@ struct Plan {
 
 // The block kernel's plan with the warp kernels' geometry: warps of 32 * perLane columns, up to 8 a block, bands
 // for `waves` waves of minBlocks blocks an SM.
+// The ring kernel (kind 3): the block kernel's strips, warps and columns.
 bool planWarp(const ResizeParams &p, const Variant &v, Plan &out) {
     ResizeAreaShape s{};
     if (!planResizeArea(p, s)) return false;
     const Mapping m = mappingOf(p.src, p.dst.shape[kH], p.dst.shape[kW], p.interp);
     const int32_t C = int32_t(p.src.shape[kC]), K = kAreaTaps[s.taps], dstW = m.x.dst, cols = 32 * v.perLane;
-    s.warps = std::min(8, (dstW + cols - 1) / cols);
-    s.strips = (dstW + cols * s.warps - 1) / (cols * s.warps);
-    s.slotPitch = areaMaxPitch(m, C, K, cols);
+    if (v.kind != 3) {
+        s.warps = std::min(8, (dstW + cols - 1) / cols);
+        s.strips = (dstW + cols * s.warps - 1) / (cols * s.warps);
+        s.slotPitch = areaMaxPitch(m, C, K, cols);
+    }
     const int64_t rows = p.dst.shape[kN] * m.y.dst;
     int64_t bands = std::max<int64_t>(1, int64_t(132 * v.minBlocks * v.waves) / s.strips);
     bands = std::min(bands, rows);
@@ -63,7 +67,7 @@ bool planWarp(const ResizeParams &p, const Variant &v, Plan &out) {
     if (s.bands > 65535) return false;
     s.streamRows = int32_t(areaMaxStream(m.y, s.bandRows));
     out.s = s;
-    out.smem = areaWarpSmemBytes(s.warps, v.ahead, s.slotPitch, s.streamRows);
+    out.smem = v.kind == 3 ? areaRingSmemBytes(v.ahead, s.slotPitch, s.streamRows) : areaWarpSmemBytes(s.warps, v.ahead, s.slotPitch, s.streamRows);
     return out.smem <= 227 * 1024;
 }
 
@@ -73,19 +77,27 @@ template <int A, int MB, int P, bool F, int CT> KernelFn kernelCT(int taps) {
     return taps == 3 ? &areaWarpKernel<CT, 3, A, MB, P, F> : taps == 4 ? &areaWarpKernel<CT, 4, A, MB, P, F> : taps == 6 ? &areaWarpKernel<CT, 6, A, MB, P, F>
          : taps == 10 ? &areaWarpKernel<CT, 10, A, MB, P, F> : &areaWarpKernel<CT, 16, A, MB, P, F>;
 }
-template <int A, int MB, int P, bool F> KernelFn kernelOf(int64_t c, int taps) {
-    return c == 1 ? kernelCT<A, MB, P, F, 1>(taps) : c == 3 ? kernelCT<A, MB, P, F, 3>(taps) : kernelCT<A, MB, P, F, 4>(taps);
+template <int A, int MB, int CT> KernelFn ringCT(int taps) {
+    return taps == 3 ? &areaRingKernel<CT, 3, A, MB> : taps == 4 ? &areaRingKernel<CT, 4, A, MB> : taps == 6 ? &areaRingKernel<CT, 6, A, MB>
+         : taps == 10 ? &areaRingKernel<CT, 10, A, MB> : &areaRingKernel<CT, 16, A, MB>;
+}
+template <int Kind, int A, int MB, int P> KernelFn kernelOf(int64_t c, int taps) {
+    if constexpr (Kind == 3)
+        return c == 1 ? ringCT<A, MB, 1>(taps) : c == 3 ? ringCT<A, MB, 3>(taps) : ringCT<A, MB, 4>(taps);
+    else
+        return c == 1 ? kernelCT<A, MB, P, Kind == 1, 1>(taps) : c == 3 ? kernelCT<A, MB, P, Kind == 1, 3>(taps) : kernelCT<A, MB, P, Kind == 1, 4>(taps);
 }
 
-// kind 1: with the proxy fence before each bulk copy (the library's), 2: without
+// kind 1: the warp kernel with the proxy fence before each bulk copy, 2: without, 3: the ring kernel (perLane 1,
+// unused: the block's columns)
 #define AREA_VARIANTS(X)                                                                                          \
     X(1, 6, 4, 1, 1.0, "warp A=6 mb4 P1")                                                                         \
-    X(2, 6, 4, 1, 1.0, "nofence A=6 mb4 P1")                                                                      \
-    X(2, 8, 4, 1, 1.0, "nofence A=8 mb4 P1")                                                                      \
-    X(2, 4, 4, 1, 1.0, "nofence A=4 mb4 P1")                                                                      \
     X(1, 6, 3, 2, 1.0, "warp A=6 mb3 P2")                                                                         \
-    X(2, 6, 3, 2, 1.0, "nofence A=6 mb3 P2")                                                                      \
-    X(2, 6, 4, 1, 2.0, "nofence A=6 mb4 P1 2 waves")
+    X(3, 6, 4, 1, 1.0, "ring A=6 mb4")                                                                            \
+    X(3, 4, 4, 1, 1.0, "ring A=4 mb4")                                                                            \
+    X(3, 8, 4, 1, 1.0, "ring A=8 mb4")                                                                            \
+    X(3, 6, 3, 1, 1.0, "ring A=6 mb3")                                                                            \
+    X(3, 6, 4, 1, 2.0, "ring A=6 mb4 2 waves")
 
 const Variant kVariants[] = {
 #define X(kd, a, mb, pl, waves, name) {name, kd, a, mb, pl, waves},
@@ -95,7 +107,7 @@ const Variant kVariants[] = {
 
 KernelFn kernelFor(const Variant &v, int64_t c, int taps) {
 #define X(kd, a, mb, pl, wv, nm)                                                                                  \
-    if (v.kind == kd && v.ahead == a && v.minBlocks == mb && v.perLane == pl) return kernelOf<a, mb, pl, kd == 1>(c, taps);
+    if (v.kind == kd && v.ahead == a && v.minBlocks == mb && v.perLane == pl) return kernelOf<kd, a, mb, pl>(c, taps);
     AREA_VARIANTS(X)
 #undef X
     return nullptr;

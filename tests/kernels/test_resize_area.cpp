@@ -9,6 +9,7 @@
 #include <catch2/catch_test_macros.hpp>
 
 #include "../../kernels/resize_area.cuh"
+#include "../../kernels/resize_area_ring.cuh"
 #include "../../kernels/resize_area_warp.cuh"
 #include "resize_views.hpp"
 
@@ -403,5 +404,136 @@ TEST_CASE("AREA warp kernel: every warp equals the per-pixel sampler byte for by
         }
         CHECK((interiorRows > 0) == r.interior);
         cvtest::checkAgainstSampler(dst.data(), dst.size(), 16, want, int64_t(r.ow) * r.c, "area warp kernel", 0xA5);
+    }
+}
+
+namespace {
+
+// Every block the way the ring kernel runs it, into p.dst: the band's table, then row by row every thread's
+// areaRingRow, row k copied into slot k % A (the span's bytes outside whole chunks one by one, the chunks inside the
+// row with memcpy, the rest of the slot left holding what it held) before row k is summed and only after every warp
+// summed row k - A: the latest the ring's done count allows the slot's refill, and the earliest.
+template <int CT, int K> void runRing(const cvk::ResizeParams &p, const Mapping &m, const cvk::ResizeAreaShape &s, int A) {
+    const int nthreads = 32 * s.warps;
+    std::vector<uint4> smem(size_t(s.streamRows) + size_t(A * s.slotPitch) / 16 + 1);
+    auto *table = reinterpret_cast<AreaRowEntry *>(smem.data());
+    auto *ring = reinterpret_cast<uint8_t *>(table + s.streamRows);
+    std::memset(ring, 0x5A, size_t(A * s.slotPitch)); // stale bytes: the sums must never weigh them
+    const int64_t rows = p.dst.shape[cvk::kN] * m.y.dst;
+    const int32_t rowBytes = m.x.src * CT;
+    for (int64_t band = 0; band < s.bands; ++band)
+        for (int32_t x = 0; x < s.strips; ++x) {
+            const AreaBlock b = areaBlock(m, s, CT, rows, x, band);
+            REQUIRE(b.length <= s.streamRows);
+            for (int tid = 0; tid < nthreads; ++tid) areaRowTable(p, m, b, table, tid, nthreads);
+            std::vector<AreaColumn<CT, K>> cols;
+            std::vector<AreaSums<CT>> sums;
+            for (int tid = 0; tid < nthreads; ++tid) {
+                cols.push_back(areaColumn<CT, K>(m, s, b, tid));
+                sums.push_back(areaSums<CT>(m, b));
+            }
+            AreaStream issue = areaStream(b);
+            const uint8_t *row = areaRowAt(p, issue);
+            auto stage = [&](int64_t k) {
+                uint8_t *slot = ring + (k % A) * s.slotPitch;
+                const AreaWarpCopy c = areaWarpCopy(row, rowBytes, b.span);
+                REQUIRE(16 * c.chunks <= s.slotPitch);
+                for (int32_t j = c.lo; j < c.hi; ++j)
+                    if (areaWarpByteCopied(c, j)) slot[j] = c.base[j];
+                std::memcpy(slot + 16 * c.c0, c.base + 16 * c.c0, size_t(16 * (c.c1 - c.c0)));
+                areaStep(p, b, issue, row);
+            };
+            for (int64_t k = 0; k < A && k < b.length; ++k) stage(k);
+            for (int64_t k = 0; k < b.length; ++k) {
+                for (int tid = 0; tid < nthreads; ++tid) areaRingRow<CT, K>(p, m, table[k], ring + (k % A) * s.slotPitch, cols[size_t(tid)], sums[size_t(tid)]);
+                if (k + A < b.length) stage(k + A);
+            }
+        }
+}
+
+template <int CT> void runRingFor(int32_t taps, const cvk::ResizeParams &p, const Mapping &m, const cvk::ResizeAreaShape &s, int A) {
+    switch (taps) {
+    case 3: return runRing<CT, 3>(p, m, s, A);
+    case 4: return runRing<CT, 4>(p, m, s, A);
+    case 6: return runRing<CT, 6>(p, m, s, A);
+    case 10: return runRing<CT, 10>(p, m, s, A);
+    default: return runRing<CT, 16>(p, m, s, A);
+    }
+}
+
+} // namespace
+
+TEST_CASE("planResizeAreaRing: the block's geometry, bands of one resident block, the default shared memory", "[resize][dispatch]") {
+    // takes: every row here (a block whose A slots pass 48 KiB is declined); preferred: what launchResize runs
+    const auto src = nhwc(kAligned, 32, 1080, 1920, 3);
+    struct Row {
+        const char *what;
+        cvk::ResizeParams p;
+        bool takes, preferred;
+    };
+    const std::vector<Row> rows = {
+        {"bench: -> 224x224 (10 taps, 7 warps)", params(src, nhwc(kAligned, 32, 224, 224, 3), kArea), true, true},
+        {"1 channel -> 224x224", params(nhwc(kAligned, 32, 1080, 1920, 1), nhwc(kAligned, 32, 224, 224, 1), kArea), true, true},
+        {"-> 270x480 (integer box, 4 taps: the warp kernel's 2 columns a lane)", params(src, nhwc(kAligned, 32, 270, 480, 3), kArea), true, false},
+        {"-> 720x1280, 5 strips (3 taps)", params(src, nhwc(kAligned, 32, 720, 1280, 3), kArea), true, false},
+        {"4 channels -> 224x224 (1 warp a block)", params(nhwc(kAligned, 32, 1080, 1920, 4), nhwc(kAligned, 32, 224, 224, 4), kArea), true, false},
+    };
+    for (const Row &r : rows) {
+        INFO(r.what);
+        cvk::ResizeAreaShape block{}, s{};
+        REQUIRE(cvk::planResizeArea(r.p, block));
+        REQUIRE(cvk::planResizeAreaRing(r.p, block, s) == r.takes);
+        if (!r.takes) continue;
+        CHECK(cvk::resizeAreaRingPreferred(s) == r.preferred);
+        const Mapping m = mappingOf(r.p.src, r.p.dst.shape[cvk::kH], r.p.dst.shape[cvk::kW], r.p.interp);
+        CHECK(s.ring == 1);
+        CHECK(s.perLane == 0);
+        CHECK(s.warps == block.warps);
+        CHECK(s.strips == block.strips);
+        CHECK(s.taps == block.taps);
+        CHECK(s.slotPitch == block.slotPitch);
+        CHECK(s.smemBytes <= kAreaSmemLimit);
+        CHECK(s.streamRows == areaMaxStream(m.y, s.bandRows));
+        CHECK(s.streamRows <= kAreaMaxStreamRows);
+        const int64_t rowsTotal = r.p.dst.shape[cvk::kN] * m.y.dst;
+        CHECK(s.bands * s.bandRows >= rowsTotal);
+        CHECK((s.bands - 1) * s.bandRows < rowsTotal);
+    }
+}
+
+TEST_CASE("AREA ring kernel: every block equals the per-pixel sampler byte for byte", "[resize][area][cpu]") {
+    struct Row {
+        const char *what;
+        int32_t n, h, w, c, oh, ow;
+        int64_t rowPad, offset;
+        int32_t ahead;
+        int64_t bandRows; // 0: the plan's
+    };
+    const std::vector<Row> rows = {
+        {"the benchmark row", 2, 1080, 1920, 3, 224, 224, 0, 0, 6, 0},
+        {"the integer box by 4", 1, 1080, 1920, 3, 270, 480, 0, 0, 6, 0},
+        {"1.5 down, 1 channel, several strips", 1, 540, 960, 1, 360, 640, 0, 0, 4, 0},
+        {"rows padded by 5 bytes, start 1 byte off: byte copies at both row ends", 3, 107, 191, 3, 23, 21, 5, 1, 6, 0},
+        {"4 channels, start 4 bytes off", 2, 540, 960, 4, 112, 112, 0, 4, 6, 0},
+        {"odd sizes, start 3 bytes off, bands of 3 rows crossing images", 5, 37, 53, 3, 11, 7, 1, 3, 6, 3},
+        {"one destination row a band, 2 rows in flight", 2, 61, 77, 4, 9, 10, 0, 0, 2, 1},
+        {"16 taps across", 2, 40, 1920, 3, 9, 120, 0, 0, 8, 0},
+    };
+    std::mt19937 rng(13);
+    for (const Row &r : rows) {
+        INFO(r.what);
+        AreaImages im(rng, r.n, r.h, r.w, r.c, r.oh, r.ow, r.rowPad, r.offset);
+        const cvk::ResizeParams &p = im.p;
+        cvk::ResizeAreaShape block{}, s{};
+        REQUIRE(cvk::planResizeArea(p, block));
+        REQUIRE(cvk::planResizeAreaRing(p, block, s));
+        const Mapping m = mappingOf(p.src, p.dst.shape[cvk::kH], p.dst.shape[cvk::kW], p.interp);
+        setBands(s, m, int64_t(r.n) * r.oh, r.bandRows);
+        const std::vector<uint8_t> want = cvtest::samplerBytes<uint8_t, kArea>(p, m, size_t(r.n) * r.oh * r.ow * r.c, 0xA5);
+        const int32_t taps = kAreaTaps[s.taps];
+        if (r.c == 1) runRingFor<1>(taps, p, m, s, r.ahead);
+        if (r.c == 3) runRingFor<3>(taps, p, m, s, r.ahead);
+        if (r.c == 4) runRingFor<4>(taps, p, m, s, r.ahead);
+        cvtest::checkAgainstSampler(im.dst.data(), im.dst.size(), 16, want, int64_t(r.ow) * r.c, "area ring kernel", 0xA5);
     }
 }
