@@ -101,8 +101,9 @@ int residentPerSM(int threads, int smem) {
 }
 
 // The estimated issue cycles of one source row across the whole destination width with `warps` warps a block: per
-// warp its taps (per word: load, funnel shift, mask and a dp4a a channel; per channel 8 for the head, the tail and
-// the inner sum's weight; 6 to find the tail's word), the per-row overhead, and its shared-memory wavefronts (one per word a lane reads, times the most distinct
+// warp its taps (2 per word: load, funnel shift; then tap by tap 3 per tap and channel: byte to float, subtract,
+// multiply-add; or summing first a mask and a dp4a a channel per word, per channel 8 for the head, the tail and the
+// inner sum's weight, 6 to find the tail's word), the per-row overhead, and its shared-memory wavefronts (one per word a lane reads, times the most distinct
 // words that fall into one bank among the warp's lanes), plus kStripRowCost a strip.
 int64_t rowCost(const std::vector<int32_t> &firsts, int32_t C, int32_t K, int32_t warps) {
     const int32_t dstW = static_cast<int32_t>(firsts.size()), stripW = 32 * warps, words = (K * C + 3) / 4;
@@ -117,7 +118,8 @@ int64_t rowCost(const std::vector<int32_t> &firsts, int32_t C, int32_t K, int32_
                 const int32_t word = (firsts[size_t(x0 + l * warps + v)] * C - b0) >> 2, bank = word & 31;
                 if (word != last[bank]) last[bank] = word, most = std::max(most, ++ways[bank]);
             }
-            if (most > 0) cost += (3 + C) * words + 8 * C + 6 + kRowOverhead + (words + 1) * most;
+            const int64_t taps = K > kAreaPerTapTaps ? (1 + C) * words + 8 * C + 6 : 3 * K * C;
+            if (most > 0) cost += taps + 2 * words + kRowOverhead + (words + 1) * most;
         }
     }
     return cost;
@@ -159,9 +161,13 @@ bool planResizeArea(const ResizeParams &p, ResizeAreaShape &s, int32_t warps) {
     std::vector<int32_t> firsts;
     firsts.reserve(size_t(m.x.dst));
     if (!runsFit(m, m.x, false, mostX, &firsts) || !runsFit(m, m.y, true, mostY, nullptr)) return false;
+    // The kernel's order of the row sum is the sampler's (resize_filters.cuh, areaSumFirst): a fractional table that
+    // sums first takes a kernel of more than kAreaPerTapTaps taps even where its runs are shorter (an x scale just
+    // above 3 whose fractions never add a fifth pixel). The integer box's sums are the same in both orders.
+    const int32_t need = m.areaKind == kAreaTable && areaSumFirst(m.x) ? std::max(mostX, kAreaPerTapTaps + 1) : mostX;
     s.taps = -1;
     for (int i = kAreaTapVariants - 1; i >= 0; --i)
-        if (kAreaTaps[i] >= mostX) s.taps = i;
+        if (kAreaTaps[i] >= need) s.taps = i;
     if (s.taps < 0) return false;
     const int32_t K = kAreaTaps[s.taps], c = static_cast<int32_t>(C);
     // Bands: at most kAreaMaxStreamRows source rows each (the table), and about one per block the device keeps

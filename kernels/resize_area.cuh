@@ -8,13 +8,13 @@
 // one row is computed; one barrier per source row.
 //
 // For each staged row every thread computes its column's row sum, as samplePixel (resize_filters.cuh) does, in its
-// order: head * pixel(lo - 1), then inner * (the sum of pixel(k) for k in [lo, hi)), then tail * pixel(hi). The
-// column's K taps are read from the run's first pixel with compile-time byte positions (the row's words aligned by
-// funnel shifts); the inner pixels' bytes, kept by a byte mask per word, are summed per channel by dp4a against the
-// channel's byte pattern (integers, exact), the sum starting at kFloatBias so that one subtraction makes it a float;
-// the tail pixel is read at its own offset. A missing head or tail has weight 0 (x + 0 * b is x exactly), so the
-// sum is the sampler's bit for bit, in three float operations a channel instead of three a tap and channel. The
-// vertical pass accumulates each row sum into the destination rows that use it, again in the
+// order (areaSumFirst), from the column's K taps read from the run's first pixel with compile-time byte positions
+// (the row's words aligned by funnel shifts). Kernels of at most kAreaPerTapTaps taps (x scale <= 3) weigh tap by
+// tap, weights in registers for the whole band, taps past the run weighted 0. Longer ones sum the inner pixels'
+// bytes, kept by a byte mask per word, per channel by dp4a against the channel's byte pattern (integers, exact),
+// starting at kFloatBias so that one subtraction makes the sum a float, weigh it once, and read the tail pixel at
+// its own offset. A missing head or tail has weight 0 (x + 0 * b is x exactly), so either way the sum is the
+// sampler's bit for bit. The vertical pass accumulates each row sum into the destination rows that use it, again in the
 // sampler's order (rows ascending: head, inner, tail). Cells of consecutive destination rows share at most one
 // source row, so two accumulators per thread suffice (planResizeArea checks this on the host). The integer box is
 // the same with weights 1 (exact integer sums) and the sampler's final multiply by 1 / (kx * ky). A completed
@@ -51,6 +51,10 @@ using AreaShape = ResizeAreaShape;
 // benchmark's 1920 -> 224 (factor 8.57) needs 10, 1080 -> 224 rows (4.82) are not bound by K.
 constexpr int kAreaTaps[] = {3, 4, 6, 10, 16};
 constexpr int kAreaTapVariants = 5;
+// The most taps a kernel weighs one by one: the runs of an x scale of at most kAreaSumFirstScale (ceil(3) + 1 = 4
+// taps); kernels of more taps sum the inner pixels first. planResizeArea gives a scale above 3 whose runs all fit
+// 4 taps a kernel of 6.
+constexpr int kAreaPerTapTaps = 4;
 constexpr int kAreaMaxWarps = 8;
 constexpr int kAreaMaxThreads = 32 * kAreaMaxWarps;
 constexpr int kAreaSmemLimit = 48 * 1024; // the default dynamic shared-memory limit: no attribute call per launch
@@ -223,30 +227,38 @@ CVK_AREA_HD int32_t areaShift(const ResizeParams &p, const AreaBlock &b, const A
 // ------------------------------------------------------------------------------------------------ a thread
 
 // One destination column's run as its row sum reads it, in registers for the whole band: its first tap at byte o
-// of the staged span (before the row's shift), tap 0 weighted head (0 where the run has no head: tap 0 is then an
-// inner one), the inner taps' bytes marked in `inner` (0xff bytes of the run's words), weighted innerWeight, and
-// the tap at byte tailAt weighted tail (0, and tailAt 0, where the run has no tail).
+// of the staged span (before the row's shift). At most kAreaPerTapTaps taps: the weight of each tap in w (0 past
+// the run). More: tap 0 weighted head (0 where the run has no head: tap 0 is then an inner one), the inner taps'
+// bytes marked in `inner` (0xff bytes of the run's words), weighted innerWeight, and the tap at byte tailAt weighted
+// tail (0, and tailAt 0, where the run has no tail). Only the members of the kernel's form are set.
 template <int CT, int K> struct AreaTaps {
+    static constexpr bool kSumFirst = K > kAreaPerTapTaps;
     int32_t o, tailAt;
     float head, innerWeight, tail;
-    uint32_t inner[kAreaWords<CT, K>];
+    float w[kSumFirst ? 1 : K];
+    uint32_t inner[kSumFirst ? kAreaWords<CT, K> : 1];
 };
 
 template <int CT, int K> CVK_AREA_HD AreaTaps<CT, K> areaTaps(const Mapping &m, int32_t x, int32_t b0) {
     const AreaRun r = areaRun(m, m.x, x);
     AreaTaps<CT, K> t;
     t.o = r.first * CT - b0;
-    t.head = r.first < r.lo ? r.head : 0.f;
-    t.innerWeight = r.inner;
-    const bool tail = r.last >= r.hi;
-    t.tail = tail ? r.tail : 0.f;
-    t.tailAt = tail ? (r.last - r.first) * CT : 0;
-    const int32_t lo = (r.lo - r.first) * CT, hi = (r.hi - r.first) * CT; // the inner taps' bytes of the run
-    CVK_AREA_UNROLL
-    for (int j = 0; j < kAreaWords<CT, K>; ++j) {
-        uint32_t mask = 0;
-        for (int k = 0; k < 4; ++k) mask |= (4 * j + k >= lo && 4 * j + k < hi ? 0xffu : 0u) << (8 * k);
-        t.inner[j] = mask;
+    if constexpr (!AreaTaps<CT, K>::kSumFirst) {
+        CVK_AREA_UNROLL
+        for (int k = 0; k < K; ++k) t.w[k] = r.first + k <= r.last ? areaWeight(r, r.first + k) : 0.f;
+    } else {
+        t.head = r.first < r.lo ? r.head : 0.f;
+        t.innerWeight = r.inner;
+        const bool tail = r.last >= r.hi;
+        t.tail = tail ? r.tail : 0.f;
+        t.tailAt = tail ? (r.last - r.first) * CT : 0;
+        const int32_t lo = (r.lo - r.first) * CT, hi = (r.hi - r.first) * CT; // the inner taps' bytes of the run
+        CVK_AREA_UNROLL
+        for (int j = 0; j < kAreaWords<CT, K>; ++j) {
+            uint32_t mask = 0;
+            for (int k = 0; k < 4; ++k) mask |= (4 * j + k >= lo && 4 * j + k < hi ? 0xffu : 0u) << (8 * k);
+            t.inner[j] = mask;
+        }
     }
     return t;
 }
@@ -269,24 +281,34 @@ template <int CT, int K> CVK_AREA_HD void areaRowSum(const uint8_t *slot, int32_
     for (int j = 0; j <= NW; ++j) raw[j] = at[j];
     CVK_AREA_UNROLL
     for (int j = 0; j < NW; ++j) words[j] = funnelRight(raw[j], raw[j + 1], sh);
-    const int32_t ot = o + t.tailAt;
-    const uint32_t *tailAt = reinterpret_cast<const uint32_t *>(slot) + (ot >> 2);
-    const uint32_t tail = funnelRight(tailAt[0], tailAt[1], 8u * uint32_t(ot & 3));
-    uint32_t sums[CT];
-    CVK_AREA_UNROLL
-    for (int c = 0; c < CT; ++c) sums[c] = kFloatBias;
-    CVK_AREA_UNROLL
-    for (int j = 0; j < NW; ++j) {
-        const uint32_t bytes = words[j] & t.inner[j];
+    if constexpr (!AreaTaps<CT, K>::kSumFirst) {
         CVK_AREA_UNROLL
-        for (int c = 0; c < CT; ++c) sums[c] = byteDot(bytes, areaChannelBytes<CT>(c, j), sums[c]);
-    }
-    CVK_AREA_UNROLL
-    for (int c = 0; c < CT; ++c) {
-        h[c] = 0.f;
-        h[c] += t.head * byteToFloat(words[0], c);
-        h[c] += t.innerWeight * biasedToFloat(sums[c]);
-        h[c] += t.tail * byteToFloat(tail, c);
+        for (int c = 0; c < CT; ++c) h[c] = 0.f;
+        CVK_AREA_UNROLL
+        for (int k = 0; k < K; ++k) {
+            CVK_AREA_UNROLL
+            for (int c = 0; c < CT; ++c) h[c] += t.w[k] * byteToFloat(words[(k * CT + c) / 4], (k * CT + c) % 4);
+        }
+    } else {
+        const int32_t ot = o + t.tailAt;
+        const uint32_t *tailAt = reinterpret_cast<const uint32_t *>(slot) + (ot >> 2);
+        const uint32_t tail = funnelRight(tailAt[0], tailAt[1], 8u * uint32_t(ot & 3));
+        uint32_t sums[CT];
+        CVK_AREA_UNROLL
+        for (int c = 0; c < CT; ++c) sums[c] = kFloatBias;
+        CVK_AREA_UNROLL
+        for (int j = 0; j < NW; ++j) {
+            const uint32_t bytes = words[j] & t.inner[j];
+            CVK_AREA_UNROLL
+            for (int c = 0; c < CT; ++c) sums[c] = byteDot(bytes, areaChannelBytes<CT>(c, j), sums[c]);
+        }
+        CVK_AREA_UNROLL
+        for (int c = 0; c < CT; ++c) {
+            h[c] = 0.f;
+            h[c] += t.head * byteToFloat(words[0], c);
+            h[c] += t.innerWeight * biasedToFloat(sums[c]);
+            h[c] += t.tail * byteToFloat(tail, c);
+        }
     }
 }
 

@@ -320,7 +320,8 @@ CVK_TILE_HD void tileHorizontal(const Mapping &m, const TileShape &s, const Tile
                 for (int c = 0; c < CT; ++c) h[c] += byteToFloat(w, c);
             }
             storeEntry<CT>(out, h);
-        } else { // the sampler's rowSum, channel by channel in the same order: the inner pixels summed, then weighed
+        } else { // the sampler's rowSum, channel by channel in the same order (areaSumFirst: inner pixels weighed
+                 // one by one, or summed and then weighed)
             const float inner = tap.f[0], head = tap.f[1], tail = tap.f[2];
             float h[4] = {0.f, 0.f, 0.f, 0.f}, sum[4] = {0.f, 0.f, 0.f, 0.f};
             if (head != 0.f) {
@@ -328,14 +329,23 @@ CVK_TILE_HD void tileHorizontal(const Mapping &m, const TileShape &s, const Tile
                 CVK_TILE_UNROLL
                 for (int c = 0; c < CT; ++c) h[c] += head * byteToFloat(w, c);
             }
-            CVK_TILE_UNROLL4
-            for (int32_t k = tap.idx[0]; k < tap.idx[1]; ++k) {
-                const uint32_t w = line[k];
+            if (areaSumFirst(m.x)) {
+                CVK_TILE_UNROLL4
+                for (int32_t k = tap.idx[0]; k < tap.idx[1]; ++k) {
+                    const uint32_t w = line[k];
+                    CVK_TILE_UNROLL
+                    for (int c = 0; c < CT; ++c) sum[c] += byteToFloat(w, c);
+                }
                 CVK_TILE_UNROLL
-                for (int c = 0; c < CT; ++c) sum[c] += byteToFloat(w, c);
+                for (int c = 0; c < CT; ++c) h[c] += inner * sum[c];
+            } else {
+                CVK_TILE_UNROLL4
+                for (int32_t k = tap.idx[0]; k < tap.idx[1]; ++k) {
+                    const uint32_t w = line[k];
+                    CVK_TILE_UNROLL
+                    for (int c = 0; c < CT; ++c) h[c] += inner * byteToFloat(w, c);
+                }
             }
-            CVK_TILE_UNROLL
-            for (int c = 0; c < CT; ++c) h[c] += inner * sum[c];
             if (tail != 0.f) {
                 const uint32_t w = line[tap.idx[1]];
                 CVK_TILE_UNROLL

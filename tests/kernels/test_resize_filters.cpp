@@ -177,6 +177,38 @@ TEST_CASE("resize area cells: OpenCV's computeResizeAreaTab", "[resize][cpu]") {
     CHECK(c1.tail == Approx(0.4f)); // pixel 4, whole
 }
 
+TEST_CASE("resize area row sums: pixel by pixel up to an x scale of 3, the inner pixels summed first above", "[resize][cpu]") {
+    CHECK_FALSE(areaSumFirst(makeAxis(1920, 1280))); // 1.5
+    CHECK_FALSE(areaSumFirst(makeAxis(3, 1)));       // 3: runs of at most 4 taps
+    CHECK(areaSumFirst(makeAxis(1920, 600)));        // 3.2
+    CHECK(areaSumFirst(makeAxis(1920, 224)));        // 8.57
+    // One row of floats (whose sums round), one destination row: the sampler against each order written out, and
+    // the two orders differing somewhere, so that the check can tell them apart.
+    std::vector<float> row(1920);
+    uint32_t state = 1;
+    for (float &v : row) v = float((state = state * 1664525u + 1013904223u) >> 8) / 16777216.f * 1000.f;
+    const Plane p{reinterpret_cast<const char *>(row.data()), 0, sizeof(float), 0};
+    for (const int32_t dstW : {800, 700, 600, 224}) { // 2.4 and 2.74 pixel by pixel (2 or 3 inner pixels), 3.2 and 8.57 summed first
+        INFO("1920 -> " << dstW);
+        const Mapping m{makeAxis(1920, dstW), makeAxis(1, 1), kArea, kAreaTable, {}, {}};
+        REQUIRE(areaKindOf(m.x, m.y) == kAreaTable);
+        int32_t differ = 0;
+        for (int32_t dx = 0; dx < dstW; ++dx) {
+            const AreaCell c = areaCell(m.x, dx);
+            float perPixel = 0.f, sumFirst = 0.f, inner = 0.f;
+            if (c.head != 0.f) perPixel += c.head * row[size_t(c.lo - 1)], sumFirst += c.head * row[size_t(c.lo - 1)];
+            for (int32_t x = c.lo; x < c.hi; ++x) perPixel += c.inner * row[size_t(x)], inner += row[size_t(x)];
+            sumFirst += c.inner * inner;
+            if (c.tail != 0.f) perPixel += c.tail * row[size_t(c.hi)], sumFirst += c.tail * row[size_t(c.hi)];
+            float got = -1.f;
+            samplePixel<float, kArea>(m, p, dx, 0, 1, [&](int32_t, float v, float) { got = v; });
+            CHECK(got == (areaSumFirst(m.x) ? sumFirst : perPixel));
+            differ += perPixel != sumFirst;
+        }
+        CHECK(differ > 0);
+    }
+}
+
 TEST_CASE("resize rounding: saturate_cast half to even, fixed point half up", "[resize][cpu]") {
     CHECK(saturateFloat<uint8_t>(2.5f) == 2);
     CHECK(saturateFloat<uint8_t>(3.5f) == 4);
