@@ -45,6 +45,27 @@ def us_per_call(fn, sync, calls=CALLS):
     return statistics.median(samples)
 
 
+class _StreamShape:
+    """cvcuda.Stream's Python shape without its C calls: the same slots, an __init__ storing the handle twice and a
+    __del__ reading it. Its time is the floor of a Stream() made of a Python class, whatever the C side costs."""
+
+    __slots__ = ("_cv", "_release", "_handle", "_owner", "_device", "__weakref__")
+
+    def __init__(self, device=None):
+        self._cv = self._release = device
+
+    def __del__(self):
+        handle = self._release
+        if handle is not None:
+            pass
+
+
+class _Slots:
+    """An object of a __slots__ class with neither __init__ nor __del__: what creating a Python object costs."""
+
+    __slots__ = ("_cv",)
+
+
 def stream_rows(sync_all):
     out, handle = ffi.new("cvStream *"), ffi.new("void **")
 
@@ -66,6 +87,8 @@ def stream_rows(sync_all):
         ("  C: cvStreamCreate + cvStreamRelease (pooled, known idle)", us_per_call(c_create_release, sync_all)),
         ("  C: cvStreamCreateWithHandle + cvStreamRelease (pooled, queried)", us_per_call(c_create_handle_release, sync_all)),
         ("  C: cvStreamCreateWithHandle, all kept (new CUDA streams)", us_per_call(c_create_kept, sync_all, 200)),
+        ("  Python alone: Stream's class shape, __init__ and __del__, no C call", us_per_call(_StreamShape, sync_all)),
+        ("  Python alone: a __slots__ object, no __init__ or __del__", us_per_call(_Slots, sync_all)),
     ]
     for s in kept:
         lib.cvStreamRelease(s)
