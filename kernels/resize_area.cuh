@@ -104,13 +104,20 @@ CVK_AREA_HD BandSpan areaSpan(const Mapping &m, int32_t C, int32_t x0, int32_t w
     return {areaRun(m, m.x, x0).first * C, (areaRun(m, m.x, x0 + w - 1).last + 1) * C};
 }
 
-// Bytes per ring slot: room for the span from its 16-byte shift on, and for the words a column's K taps read from
-// there, and the word after them that the tail's pair of words may reach (bytes past the run may lie past the
-// span: they read bytes of the slot that the sum ignores).
+// The words a column's row sum reads from the one holding its first byte: its K taps' words and one more for the
+// funnel shifts, and where it sums first (K > kAreaPerTapTaps) the pair holding the tail, whose first byte lies at
+// most (K - 1) C bytes on, 3 more at worst from the word's start (one word more for 1 channel, or 3 with 16 taps).
+CVK_AREA_HD int32_t areaReadWords(int32_t C, int32_t K) {
+    const int32_t taps = (K * C + 3) / 4 + 1, tail = (3 + (K - 1) * C) / 4 + 2;
+    return K > kAreaPerTapTaps && tail > taps ? tail : taps;
+}
+
+// Bytes per ring slot: room for the span from its 16-byte shift on, and for the words a column's row sum reads from
+// there (bytes past the run may lie past the span: they read bytes of the slot that the sum ignores).
 CVK_AREA_HD int32_t areaSlotPitch(const Mapping &m, int32_t C, int32_t K, int32_t x0, int32_t w) {
     const BandSpan span = areaSpan(m, C, x0, w);
     const int32_t lastO = areaRun(m, m.x, x0 + w - 1).first * C - span.b0 + 15;
-    const int32_t reads = 4 * ((lastO >> 2) + (K * C + 3) / 4 + 2), staged = 15 + span.b1 - span.b0;
+    const int32_t reads = 4 * ((lastO >> 2) + areaReadWords(C, K)), staged = 15 + span.b1 - span.b0;
     return ((reads > staged ? reads : staged) + 15) & ~15;
 }
 

@@ -262,6 +262,8 @@ TEST_CASE("planResizeAreaWarp: warps of 32 P columns, bands, shared memory", "[r
         {"bench: -> 224x224, 2 columns a lane: 4 warps, the last half full", params(src, nhwc(kAligned, 32, 224, 224, 3), kArea), 2, true, 4, 1},
         {"-> 270x480, 2 columns a lane: 8 warps", params(src, nhwc(kAligned, 32, 270, 480, 3), kArea), 2, true, 8, 1},
         {"-> 720x1280, 1 column a lane: 8 warps, 5 strips", params(src, nhwc(kAligned, 32, 720, 1280, 3), kArea), 1, true, 8, 5},
+        {"4 channels -> 224x224, 1 column a lane: 7 warps within 48 KiB (48576 bytes)",
+         params(nhwc(kAligned, 32, 1080, 1920, 4), nhwc(kAligned, 32, 224, 224, 4), kArea), 1, true, 7, 1},
         {"7x5 from 64x70: one warp", params(nhwc(kAligned, 3, 64, 70, 3), nhwc(kAligned, 3, 7, 5, 3), kArea), 0, true, 1, 1},
         {"3 columns a lane", params(src, nhwc(kAligned, 32, 224, 224, 3), kArea), 3, false, 0, 0},
         {"what planResizeArea declines (1x1)", params(src, nhwc(kAligned, 32, 1, 1, 3), kArea), 0, false, 0, 0},
