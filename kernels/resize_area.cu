@@ -147,6 +147,20 @@ bool runsFit(const Mapping &m, const Axis &a, bool rows, int32_t &most, std::vec
     return true;
 }
 
+// The bands of the warp and ring kernels, whose blocks have no output buffers: one a resident block (blocksPerSM an
+// SM over s.strips strips), each within kAreaMaxStreamRows source rows (false where that makes too many).
+bool setResidentBands(const ResizeParams &p, const Mapping &m, int blocksPerSM, ResizeAreaShape &s) {
+    const int64_t rows = p.dst.shape[kN] * m.y.dst;
+    const int64_t bands = std::min<int64_t>(rows, std::max<int64_t>(1, int64_t(kSMs) * blocksPerSM / s.strips));
+    s.bandRows = (rows + bands - 1) / bands;
+    while (s.bandRows > 1 && areaMaxStream(m.y, s.bandRows) > kAreaMaxStreamRows) s.bandRows = (s.bandRows + 1) / 2;
+    s.bands = (rows + s.bandRows - 1) / s.bandRows;
+    if (s.bands > 65535 || areaMaxStream(m.y, s.bandRows) > kAreaMaxStreamRows) return false;
+    s.streamRows = static_cast<int32_t>(areaMaxStream(m.y, s.bandRows));
+    s.outPitch = 0;
+    return true;
+}
+
 } // namespace
 
 bool planResizeArea(const ResizeParams &p, ResizeAreaShape &s, int32_t warps) {
@@ -223,15 +237,7 @@ bool planResizeAreaWarp(const ResizeParams &p, const ResizeAreaShape &block, Res
     s.warps = std::min(kAreaMaxWarps, (dstW + cols - 1) / cols);
     s.strips = (dstW + cols * s.warps - 1) / (cols * s.warps);
     s.slotPitch = areaMaxPitch(m, C, K, cols);
-    // bands: one a resident block (v.blocks an SM), each within kAreaMaxStreamRows source rows
-    const int64_t rows = p.dst.shape[kN] * m.y.dst;
-    const int64_t bands = std::min<int64_t>(rows, std::max<int64_t>(1, int64_t(kSMs) * v.blocks / s.strips));
-    s.bandRows = (rows + bands - 1) / bands;
-    while (s.bandRows > 1 && areaMaxStream(m.y, s.bandRows) > kAreaMaxStreamRows) s.bandRows = (s.bandRows + 1) / 2;
-    s.bands = (rows + s.bandRows - 1) / s.bandRows;
-    if (s.bands > 65535 || areaMaxStream(m.y, s.bandRows) > kAreaMaxStreamRows) return false;
-    s.streamRows = static_cast<int32_t>(areaMaxStream(m.y, s.bandRows));
-    s.outPitch = 0;
+    if (!setResidentBands(p, m, v.blocks, s)) return false;
     s.smemBytes = areaWarpSmemBytes(s.warps, v.ahead, s.slotPitch, s.streamRows);
     return s.smemBytes <= kAreaSmemLimit;
 }
@@ -241,15 +247,7 @@ bool planResizeAreaRing(const ResizeParams &p, const ResizeAreaShape &block, Res
     s.ring = 1;
     s.perLane = 0;
     const Mapping m = mappingOf(p.src, p.dst.shape[kH], p.dst.shape[kW], p.interp);
-    // bands: one a resident block (kAreaRingVariant.blocks an SM), each within kAreaMaxStreamRows source rows
-    const int64_t rows = p.dst.shape[kN] * m.y.dst;
-    const int64_t bands = std::min<int64_t>(rows, std::max<int64_t>(1, int64_t(kSMs) * kAreaRingVariant.blocks / s.strips));
-    s.bandRows = (rows + bands - 1) / bands;
-    while (s.bandRows > 1 && areaMaxStream(m.y, s.bandRows) > kAreaMaxStreamRows) s.bandRows = (s.bandRows + 1) / 2;
-    s.bands = (rows + s.bandRows - 1) / s.bandRows;
-    if (s.bands > 65535 || areaMaxStream(m.y, s.bandRows) > kAreaMaxStreamRows) return false;
-    s.streamRows = static_cast<int32_t>(areaMaxStream(m.y, s.bandRows));
-    s.outPitch = 0;
+    if (!setResidentBands(p, m, kAreaRingVariant.blocks, s)) return false;
     s.smemBytes = areaRingSmemBytes(kAreaRingVariant.ahead, s.slotPitch, s.streamRows);
     return s.smemBytes <= kAreaSmemLimit;
 }
