@@ -90,7 +90,7 @@ cudaError_t launchResize(const ResizeParams &p, cudaStream_t stream) {
     if (p.interp == kArea && planResizeArea(p, area)) {
         if (resizeBulkCopyDevice()) {
             ResizeAreaShape ring, warp;
-            if (planResizeAreaRing(p, area, ring) && resizeAreaRingPreferred(ring)) return launchResizeArea(p, ring, stream);
+            if (resizeAreaRingPreferred(area) && planResizeAreaRing(p, area, ring)) return launchResizeArea(p, ring, stream);
             if (planResizeAreaWarp(p, area, warp)) return launchResizeArea(p, warp, stream);
         }
         return launchResizeArea(p, area, stream);

@@ -273,11 +273,12 @@ bool planResizeAreaWarp(const ResizeParams &p, const ResizeAreaShape &block, Res
 // block's strips, warps and columns, bands of about one resident block each, within the default 48 KiB of shared
 // memory (else false). Pure host arithmetic. Its figures and variant: resize_area.cu, kAreaRingVariant.
 bool planResizeAreaRing(const ResizeParams &p, const ResizeAreaShape &block, ResizeAreaShape &shape);
-// Whether launchResize takes the ring kernel (planned as `ring`) over the warp kernel: runs of more than
-// kAreaWarpPairTaps taps (below, the warp kernel's two columns a lane win) in blocks of at least kAreaRingMinWarps
-// warps (fewer leave the multiprocessors a few warps each). resize_area.cu has the figures.
+// Whether launchResize takes the ring kernel over the warp kernel for planResizeArea's plan `shape` (or the ring
+// plan made from it: the same taps and warps): runs of more than kAreaWarpPairTaps taps (below, the warp kernel's
+// two columns a lane win) in blocks of at least kAreaRingMinWarps warps (fewer leave the multiprocessors a few warps
+// each). resize_area.cu has the figures.
 constexpr int32_t kAreaRingMinWarps = 4;
-bool resizeAreaRingPreferred(const ResizeAreaShape &ring);
+bool resizeAreaRingPreferred(const ResizeAreaShape &shape);
 // Whether the current device runs the bulk-copy kernels: the code it runs was built for sm_90 or later (a build
 // without sm_90 code runs its older PTX there, in which they trap); cached per device.
 bool resizeBulkCopyDevice();

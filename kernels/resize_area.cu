@@ -177,13 +177,16 @@ bool planResizeArea(const ResizeParams &p, ResizeAreaShape &s, int32_t warps) {
     if (!runsFit(m, m.x, false, mostX, &firsts) || !runsFit(m, m.y, true, mostY, nullptr)) return false;
     // The kernel's order of the row sum is the sampler's (resize_filters.cuh, areaSumFirst): a fractional table that
     // sums first takes a kernel of more than kAreaPerTapTaps taps even where its runs are shorter (an x scale just
-    // above 3 whose fractions never add a fifth pixel). The integer box's sums are the same in both orders.
-    const int32_t need = m.areaKind == kAreaTable && areaSumFirst(m.x) ? std::max(mostX, kAreaPerTapTaps + 1) : mostX;
+    // above 5 whose fractions never add a seventh pixel, as 1920 -> 360). The integer box's sums are the same in both
+    // orders. An x scale of at most 5 touches at most 6 pixels a cell, so the check after the choice never declines.
+    const bool sumFirst = m.areaKind == kAreaTable && areaSumFirst<uint8_t>(m.x);
+    const int32_t need = sumFirst ? std::max(mostX, kAreaPerTapTaps + 1) : mostX;
     s.taps = -1;
     for (int i = kAreaTapVariants - 1; i >= 0; --i)
         if (kAreaTaps[i] >= need) s.taps = i;
     if (s.taps < 0) return false;
     const int32_t K = kAreaTaps[s.taps], c = static_cast<int32_t>(C);
+    if (m.areaKind == kAreaTable && (K > kAreaPerTapTaps) != sumFirst) return false;
     // Bands: at most kAreaMaxStreamRows source rows each (the table), and about one per block the device keeps
     // resident.
     const int64_t rows = p.dst.shape[kN] * m.y.dst;
@@ -269,7 +272,7 @@ bool resizeBulkCopyDevice() {
     return k == 2;
 }
 
-bool resizeAreaRingPreferred(const ResizeAreaShape &ring) { return kAreaTaps[ring.taps] > kAreaWarpPairTaps && ring.warps >= kAreaRingMinWarps; }
+bool resizeAreaRingPreferred(const ResizeAreaShape &shape) { return kAreaTaps[shape.taps] > kAreaWarpPairTaps && shape.warps >= kAreaRingMinWarps; }
 
 cudaError_t launchResizeArea(const ResizeParams &p, const ResizeAreaShape &s, cudaStream_t stream) {
     const Mapping m = mappingOf(p.src, p.dst.shape[kH], p.dst.shape[kW], p.interp);

@@ -9,7 +9,7 @@
 //
 // For each staged row every thread computes its column's row sum, as samplePixel (resize_filters.cuh) does, in its
 // order (areaSumFirst), from the column's K taps read from the run's first pixel with compile-time byte positions
-// (the row's words aligned by funnel shifts). Kernels of at most kAreaPerTapTaps taps (x scale <= 3) weigh tap by
+// (the row's words aligned by funnel shifts). Kernels of at most kAreaPerTapTaps taps (x scale <= 5) weigh tap by
 // tap, weights in registers for the whole band, taps past the run weighted 0. Longer ones sum the inner pixels'
 // bytes, kept by a byte mask per word, per channel by dp4a against the channel's byte pattern (integers, exact),
 // starting at kFloatBias so that one subtraction makes the sum a float, weigh it once, and read the tail pixel at
@@ -51,10 +51,10 @@ using AreaShape = ResizeAreaShape;
 // benchmark's 1920 -> 224 (factor 8.57) needs 10, 1080 -> 224 rows (4.82) are not bound by K.
 constexpr int kAreaTaps[] = {3, 4, 6, 10, 16};
 constexpr int kAreaTapVariants = 5;
-// The most taps a kernel weighs one by one: the runs of an x scale of at most kAreaSumFirstScale (ceil(3) + 1 = 4
-// taps); kernels of more taps sum the inner pixels first. planResizeArea gives a scale above 3 whose runs all fit
-// 4 taps a kernel of 6.
-constexpr int kAreaPerTapTaps = 4;
+// The most taps a kernel weighs one by one: the runs of an x scale of at most kAreaSumFirstScale (ceil(5) + 1 = 6
+// taps); kernels of more taps sum the inner pixels first. planResizeArea gives a scale above 5 whose runs all fit
+// 6 taps a kernel of 10.
+constexpr int kAreaPerTapTaps = 6;
 constexpr int kAreaMaxWarps = 8;
 constexpr int kAreaMaxThreads = 32 * kAreaMaxWarps;
 constexpr int kAreaSmemLimit = 48 * 1024; // the default dynamic shared-memory limit: no attribute call per launch

@@ -110,8 +110,11 @@ __global__ void __launch_bounds__(kAreaMaxThreads, MinBlocks) areaRingKernel(Res
                 count = atomicAdd(done + slot, 1u);
             }
             if (__shfl_sync(0xffffffffu, count, 0) == uint32_t(s.warps - 1)) {
-                if (lane == 0) done[slot] = 0;
-                __threadfence_block(); // every warp's count, and so its reads, before the copy (acquire)
+                if (lane == 0) {
+                    done[slot] = 0;
+                    __threadfence_block(); // every warp's count, and so its reads, before the copy (acquire)
+                }
+                __syncwarp(); // lane 0's acquire before every lane's byte copies
                 bulkProxyFence();
                 areaRingStage(row, rowBytes, b.span, ring + slot * s.slotPitch, full + slot, lane);
             }

@@ -287,15 +287,15 @@ struct Mapping {
     NearestTies tiesX, tiesY; // NEAREST only (nearestTiesOf); zero elsewhere
 };
 
-// The order of an AREA row sum of the fractional table. Runs of at most 4 taps (x scale <= kAreaSumFirstScale: a
-// cell of s pixels touches at most ceil(s) + 1) weigh pixel by pixel in OpenCV's order: head * p(lo - 1), then
-// inner * p(k) for k in [lo, hi), then tail * p(hi). Longer runs sum their inner pixels first (exactly, for integer
-// types, while the sum stays below 2^24) and weigh the sum once: head * p(lo - 1), then inner * sum, then
-// tail * p(hi), which the row kernels compute with dp4a over the inner bytes (resize_area.cuh) instead of three
-// float instructions a tap and channel. Short runs stay per pixel: there the dp4a form costs more instructions
-// than it saves (bench/probes/resize_area_warp.cu, x1.5 down). The integer box's sums are exact either way.
-constexpr double kAreaSumFirstScale = 3.0;
-CVK_HD bool areaSumFirst(const Axis &x) { return x.scale > kAreaSumFirstScale; }
+// The order of an AREA row sum of the fractional table. OpenCV's is pixel by pixel: head * p(lo - 1), then
+// inner * p(k) for k in [lo, hi), then tail * p(hi). uint8 with an x scale above kAreaSumFirstScale sums its inner
+// pixels first instead (exactly: integers below 2^24) and weighs the sum once: head * p(lo - 1), then inner * sum,
+// then tail * p(hi), which the row kernels compute with dp4a over the inner bytes (resize_area.cuh) instead of three
+// float instructions a tap and channel. Up to that scale (runs of at most ceil(5) + 1 = 6 taps) the dp4a form costs
+// more instructions than it saves (bench/probes/resize_area_warp.cu, x1.5 down), and other types, which no row
+// kernel serves, keep OpenCV's order. The integer box's sums are exact either way.
+constexpr double kAreaSumFirstScale = 5.0;
+template <class T> CVK_HD bool areaSumFirst(const Axis &x) { return sizeof(T) == 1 && x.scale > kAreaSumFirstScale; }
 
 // How AREA resolves for an (x, y) pair of axes: integer box, fractional table (both axes downscaled), or the
 // linear area-mode (any axis upscaled).
@@ -401,7 +401,7 @@ CVK_UNROLL
         } else {
             const AreaCell cx = areaCell(m.x, dx), cy = areaCell(m.y, dy);
             for (int32_t c = 0; c < C; ++c) {
-                const bool sumFirst = areaSumFirst(m.x); // the order of the row sum (areaSumFirst)
+                const bool sumFirst = areaSumFirst<T>(m.x); // the order of the row sum (areaSumFirst)
                 auto rowSum = [&](int32_t y) {
                     float s = 0.f, inner = 0.f;
                     if (cx.head != 0.f) s += cx.head * toFloat(fetch<T>(p, y, cx.lo - 1, c));

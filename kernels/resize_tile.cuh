@@ -329,7 +329,7 @@ CVK_TILE_HD void tileHorizontal(const Mapping &m, const TileShape &s, const Tile
                 CVK_TILE_UNROLL
                 for (int c = 0; c < CT; ++c) h[c] += head * byteToFloat(w, c);
             }
-            if (areaSumFirst(m.x)) {
+            if (areaSumFirst<uint8_t>(m.x)) {
                 CVK_TILE_UNROLL4
                 for (int32_t k = tap.idx[0]; k < tap.idx[1]; ++k) {
                     const uint32_t w = line[k];

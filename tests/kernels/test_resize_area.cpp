@@ -57,8 +57,9 @@ TEST_CASE("planResizeArea: the benchmark's rows and what stays on the tiled path
         {"AREA enlarging (linear area mode)", params(nhwc(kAligned, 1, 100, 100, 3), nhwc(kAligned, 1, 300, 50, 3), kArea), false, 0, 0, 0},
         {"AREA 1080x1920 -> 1x1 (1920 taps a column)", params(src, nhwc(kAligned, 32, 1, 1, 3), kArea), false, 0, 0, 0},
         {"AREA 1920 -> 120 across (16 taps)", params(src, nhwc(kAligned, 32, 100, 120, 3), kArea), true, 16, 0, 0},
-        {"AREA 1920 -> 600 (x 3.2: runs of 4 taps summed first, so a kernel of 6)", params(src, nhwc(kAligned, 32, 300, 600, 3), kArea), true, 6, 0, 0},
-        {"AREA 1920 -> 700 (x 2.74: runs of 4 taps weighed one by one)", params(src, nhwc(kAligned, 32, 300, 700, 3), kArea), true, 4, 0, 0},
+        {"AREA 1920 -> 360 (x 5.33: runs of 6 taps summed first, so a kernel of 10)", params(src, nhwc(kAligned, 32, 300, 360, 3), kArea), true, 10, 0, 0},
+        {"AREA 1920 -> 384 (x 5 across, 3.6 down: runs of 5 taps weighed one by one)", params(src, nhwc(kAligned, 32, 300, 384, 3), kArea), true, 6, 0, 0},
+        {"AREA 1920 -> 480, 1080 -> 300 (x 4 across, 3.6 down: 4 taps one by one)", params(src, nhwc(kAligned, 32, 300, 480, 3), kArea), true, 4, 0, 0},
         {"AREA 2 channels", params(nhwc(kAligned, 2, 100, 100, 2), nhwc(kAligned, 2, 30, 30, 2), kArea), false, 0, 0, 0},
         {"AREA uint16", params(nhwc(kAligned, 2, 100, 100, 3), nhwc(kAligned, 2, 30, 30, 3), kArea, cvk::kResizeU16), false, 0, 0, 0},
         {"source pixels not packed", params(strided, nhwc(kAligned, 32, 224, 224, 3), kArea), false, 0, 0, 0},
@@ -488,6 +489,7 @@ TEST_CASE("planResizeAreaRing: the block's geometry, bands of one resident block
         REQUIRE(cvk::planResizeArea(r.p, block));
         REQUIRE(cvk::planResizeAreaRing(r.p, block, s) == r.takes);
         if (!r.takes) continue;
+        CHECK(cvk::resizeAreaRingPreferred(block) == r.preferred);
         CHECK(cvk::resizeAreaRingPreferred(s) == r.preferred);
         const Mapping m = mappingOf(r.p.src, r.p.dst.shape[cvk::kH], r.p.dst.shape[cvk::kW], r.p.interp);
         CHECK(s.ring == 1);
@@ -503,6 +505,13 @@ TEST_CASE("planResizeAreaRing: the block's geometry, bands of one resident block
         CHECK(s.bands * s.bandRows >= rowsTotal);
         CHECK((s.bands - 1) * s.bandRows < rowsTotal);
     }
+    // A block of 7 warps over 4 channels at 9.3 to 1: slots of about 8.4 KiB, which the block kernel's 5 fit in 48 KiB
+    // and the ring's 6 do not, so launchResize keeps the warp or block kernel there.
+    const auto wide = params(nhwc(kAligned, 2, 90, 2080, 4), nhwc(kAligned, 2, 10, 224, 4), kArea);
+    cvk::ResizeAreaShape block{}, s{};
+    REQUIRE(cvk::planResizeArea(wide, block, 7));
+    CHECK(6 * block.slotPitch > kAreaSmemLimit - 16 * block.streamRows);
+    CHECK_FALSE(cvk::planResizeAreaRing(wide, block, s));
 }
 
 TEST_CASE("AREA ring kernel: every block equals the per-pixel sampler byte for byte", "[resize][area][cpu]") {
@@ -522,7 +531,8 @@ TEST_CASE("AREA ring kernel: every block equals the per-pixel sampler byte for b
         {"odd sizes, start 3 bytes off, bands of 3 rows crossing images", 5, 37, 53, 3, 11, 7, 1, 3, 6, 3},
         {"one destination row a band, 2 rows in flight", 2, 61, 77, 4, 9, 10, 0, 0, 2, 1},
         {"16 taps across", 2, 40, 1920, 3, 9, 120, 0, 0, 8, 0},
-        {"x 3.2 across: runs of 4 taps in a kernel of 6, summed first", 2, 30, 1920, 3, 10, 600, 0, 0, 6, 0},
+        {"x 5.33 across: runs of 6 taps in a kernel of 10, summed first", 2, 30, 1920, 3, 10, 360, 0, 0, 6, 0},
+        {"x 5 across, 3.6 down: a kernel of 6 weighing tap by tap", 2, 36, 1920, 3, 10, 384, 0, 0, 6, 0},
         {"x 1.5 across and down: weighed tap by tap", 2, 540, 960, 3, 360, 640, 0, 0, 6, 0},
     };
     std::mt19937 rng(13);

@@ -177,35 +177,59 @@ TEST_CASE("resize area cells: OpenCV's computeResizeAreaTab", "[resize][cpu]") {
     CHECK(c1.tail == Approx(0.4f)); // pixel 4, whole
 }
 
-TEST_CASE("resize area row sums: pixel by pixel up to an x scale of 3, the inner pixels summed first above", "[resize][cpu]") {
-    CHECK_FALSE(areaSumFirst(makeAxis(1920, 1280))); // 1.5
-    CHECK_FALSE(areaSumFirst(makeAxis(3, 1)));       // 3: runs of at most 4 taps
-    CHECK(areaSumFirst(makeAxis(1920, 600)));        // 3.2
-    CHECK(areaSumFirst(makeAxis(1920, 224)));        // 8.57
-    // One row of floats (whose sums round), one destination row: the sampler against each order written out, and
-    // the two orders differing somewhere, so that the check can tell them apart.
-    std::vector<float> row(1920);
+namespace {
+
+// The AREA table row sum of cell c of `row` in each order of resize_filters.cuh's areaSumFirst, as float.
+template <class T> void areaOrders(const std::vector<T> &row, const AreaCell &c, float &perPixel, float &sumFirst) {
+    float inner = 0.f;
+    perPixel = sumFirst = 0.f;
+    if (c.head != 0.f) perPixel += c.head * float(row[size_t(c.lo - 1)]), sumFirst += c.head * float(row[size_t(c.lo - 1)]);
+    for (int32_t x = c.lo; x < c.hi; ++x) perPixel += c.inner * float(row[size_t(x)]), inner += float(row[size_t(x)]);
+    sumFirst += c.inner * inner;
+    if (c.tail != 0.f) perPixel += c.tail * float(row[size_t(c.hi)]), sumFirst += c.tail * float(row[size_t(c.hi)]);
+}
+
+} // namespace
+
+TEST_CASE("resize area row sums: uint8 sums the inner pixels first above an x scale of 5, else OpenCV's order", "[resize][cpu]") {
+    CHECK_FALSE(areaSumFirst<uint8_t>(makeAxis(1920, 1280))); // 1.5
+    CHECK_FALSE(areaSumFirst<uint8_t>(makeAxis(5, 1)));       // 5: runs of at most 6 taps
+    CHECK(areaSumFirst<uint8_t>(makeAxis(1920, 360)));        // 5.33
+    CHECK(areaSumFirst<uint8_t>(makeAxis(1920, 224)));        // 8.57
+    CHECK_FALSE(areaSumFirst<float>(makeAxis(1920, 224)));    // no row kernel serves floats: OpenCV's order
+    CHECK_FALSE(areaSumFirst<uint16_t>(makeAxis(1920, 224)));
+    // One row, one destination row: the sampler's unrounded value against each order written out, and the two
+    // orders differing somewhere, so that the check can tell them apart.
+    std::vector<uint8_t> bytes(1920);
+    std::vector<float> floats(1920);
     uint32_t state = 1;
-    for (float &v : row) v = float((state = state * 1664525u + 1013904223u) >> 8) / 16777216.f * 1000.f;
-    const Plane p{reinterpret_cast<const char *>(row.data()), 0, sizeof(float), 0};
-    for (const int32_t dstW : {800, 700, 600, 224}) { // 2.4 and 2.74 pixel by pixel (2 or 3 inner pixels), 3.2 and 8.57 summed first
+    for (size_t i = 0; i < bytes.size(); ++i) {
+        state = state * 1664525u + 1013904223u;
+        bytes[i] = uint8_t(state >> 24);
+        floats[i] = float(state >> 8) / 16777216.f * 1000.f;
+    }
+    const Plane pb{reinterpret_cast<const char *>(bytes.data()), 0, 1, 0};
+    const Plane pf{reinterpret_cast<const char *>(floats.data()), 0, sizeof(float), 0};
+    for (const int32_t dstW : {800, 700, 350, 224}) { // 2.4 and 2.74 pixel by pixel, 5.49 and 8.57 summed first (inner
+        // weights that are no short binary fraction: 1 / 3.2 and 1 / 5.33 are, and make both orders exact)
         INFO("1920 -> " << dstW);
         const Mapping m{makeAxis(1920, dstW), makeAxis(1, 1), kArea, kAreaTable, {}, {}};
         REQUIRE(areaKindOf(m.x, m.y) == kAreaTable);
-        int32_t differ = 0;
+        int32_t differ8 = 0, differ32 = 0;
         for (int32_t dx = 0; dx < dstW; ++dx) {
             const AreaCell c = areaCell(m.x, dx);
-            float perPixel = 0.f, sumFirst = 0.f, inner = 0.f;
-            if (c.head != 0.f) perPixel += c.head * row[size_t(c.lo - 1)], sumFirst += c.head * row[size_t(c.lo - 1)];
-            for (int32_t x = c.lo; x < c.hi; ++x) perPixel += c.inner * row[size_t(x)], inner += row[size_t(x)];
-            sumFirst += c.inner * inner;
-            if (c.tail != 0.f) perPixel += c.tail * row[size_t(c.hi)], sumFirst += c.tail * row[size_t(c.hi)];
-            float got = -1.f;
-            samplePixel<float, kArea>(m, p, dx, 0, 1, [&](int32_t, float v, float) { got = v; });
-            CHECK(got == (areaSumFirst(m.x) ? sumFirst : perPixel));
-            differ += perPixel != sumFirst;
+            float perPixel, sumFirst, got = -1.f;
+            areaOrders(bytes, c, perPixel, sumFirst);
+            samplePixel<uint8_t, kArea>(m, pb, dx, 0, 1, [&](int32_t, uint8_t, float real) { got = real; });
+            CHECK(got == (areaSumFirst<uint8_t>(m.x) ? sumFirst : perPixel));
+            differ8 += perPixel != sumFirst;
+            areaOrders(floats, c, perPixel, sumFirst);
+            samplePixel<float, kArea>(m, pf, dx, 0, 1, [&](int32_t, float v, float) { got = v; });
+            CHECK(got == perPixel);
+            differ32 += perPixel != sumFirst;
         }
-        CHECK(differ > 0);
+        CHECK(differ8 > 0);
+        CHECK(differ32 > 0);
     }
 }
 
