@@ -59,11 +59,11 @@ const std::array<std::array<std::array<Kernel, 3>, kAreaTapVariants>, 2> kAreaWa
 // The ring kernel (resize_area_ring.cuh): rows in flight and blocks an SM it is built for. bench/probes/
 // resize_area_warp.cu on an H200 (logs/probe-resize_area_ring.log; GPU µs per call, 32 x 1080x1920, the warp
 // kernel's figure first, every output byte the same):
-//   6 rows in flight, 4 blocks an SM: 3 channels -> 224x224 91.3 -> 76.0 (4 rows: 76.2, 8 rows: 77.8; 3 blocks an
-//   SM: 81.9; two waves of bands: 77.9), 1 channel 52.2 -> 48.3.
+//   6 rows in flight, 4 blocks an SM: 3 channels -> 224x224 92.2 -> 76.2 (4 rows: 76.7, 8 rows: 78.1; 3 blocks an
+//   SM: 82.8; two waves of bands: 78.4), 1 channel 52.4 -> 48.5.
 //   Where it loses: 4 channels -> 224x224, whose block plan has 1 warp a block (its interleave would conflict at
-//   7): 104.5 -> 285.9, the multiprocessors left a few warps each; -> 270x480 (the integer box by 4, 4 taps):
-//   104.0 (2 columns a lane) -> 125.9; -> 720x1280 (3 taps) 364.6 -> 367.1.
+//   7): 105.7 -> 288.8, the multiprocessors left a few warps each; -> 270x480 (the integer box by 4, 4 taps):
+//   95.9 (2 columns a lane) -> 125.9; -> 720x1280 (3 taps) 331.7 -> 348.9.
 // So (resizeAreaRingPreferred) the ring kernel where the warp kernel would take 1 column a lane and the block has
 // at least kAreaRingMinWarps warps.
 constexpr AreaWarpVariant kAreaRingVariant = {6, 4};
