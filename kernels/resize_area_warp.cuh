@@ -10,7 +10,8 @@
 // Why: with one barrier per source row, every warp of the block kernel waits for the slowest copy of each row and
 // for the slowest warp's sums; and every thread spends instructions on its share of a row's 16-byte copies. Here a
 // warp waits only for its own row, and a row costs one instruction to copy. bench/probes/resize_area_warp.cu on an
-// H200 measured both (resize_area.cu, kAreaWarpVariants).
+// H200 measured both (resize_area.cu, kAreaWarpVariants). Its consecutive columns make its lanes' loads conflict in
+// shared memory where a column has many taps: there launchResize takes the ring kernel (resize_area_ring.cuh).
 //
 // A chunk is copied whole when it lies inside the source row, so the chunks at the ends of two neighbouring warps'
 // spans are copied by both; a chunk reaching past either end of the row (an unaligned row's first or last) is copied
