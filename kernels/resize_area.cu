@@ -103,8 +103,9 @@ int residentPerSM(int threads, int smem) {
 // The estimated issue cycles of one source row across the whole destination width with `warps` warps a block: per
 // warp its taps (2 per word: load, funnel shift; then tap by tap 3 per tap and channel: byte to float, subtract,
 // multiply-add; or summing first a mask and a dp4a a channel per word, per channel 8 for the head, the tail and the
-// inner sum's weight, 6 to find the tail's word), the per-row overhead, and its shared-memory wavefronts (one per word a lane reads, times the most distinct
-// words that fall into one bank among the warp's lanes), plus kStripRowCost a strip.
+// inner sum's weight, 6 to find the tail's word), the per-row overhead, and its shared-memory wavefronts (one per
+// word a lane reads, times the most distinct words that fall into one bank among the warp's lanes), plus
+// kStripRowCost a strip.
 int64_t rowCost(const std::vector<int32_t> &firsts, int32_t C, int32_t K, int32_t warps) {
     const int32_t dstW = static_cast<int32_t>(firsts.size()), stripW = 32 * warps, words = (K * C + 3) / 4;
     int64_t cost = 0;

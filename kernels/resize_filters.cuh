@@ -400,8 +400,8 @@ CVK_UNROLL
             }
         } else {
             const AreaCell cx = areaCell(m.x, dx), cy = areaCell(m.y, dy);
+            const bool sumFirst = areaSumFirst<T>(m.x); // the order of the row sum (areaSumFirst)
             for (int32_t c = 0; c < C; ++c) {
-                const bool sumFirst = areaSumFirst<T>(m.x); // the order of the row sum (areaSumFirst)
                 auto rowSum = [&](int32_t y) {
                     float s = 0.f, inner = 0.f;
                     if (cx.head != 0.f) s += cx.head * toFloat(fetch<T>(p, y, cx.lo - 1, c));
