@@ -179,13 +179,9 @@ struct ResizeCubicShape {
                        // 320 threads, 4 items; 5 = the same, 6 items; 6 = 4 pixels, 160 threads; 7 = 4 pixels, 256
                        // threads; 8 = 1 pixel, 512 threads; 9 = 2 pixels, 256 threads; 10 = 3 pixels, 224 threads;
                        // 11 = 4 pixels, 160 threads, 6 items; 12 = 4 pixels, 160 threads, 5 blocks per SM; 13 = 4
-                       // pixels, 160 threads, 8 items; 14 = 5 pixels, 128 threads; 15 = the same, 6 items; 16 to 21
-                       // the ring variants (sm_90 on: one bulk copy an item, no barrier per item; aligned sources):
-                       // 16 = 5 pixels, 128 threads, 4 slots; 17 = 6 slots; 18 = 8 slots; 19 = 4 pixels, 160
-                       // threads, 6 slots; 20 = 5 pixels, 256 threads, 6 slots; 21 = 3 pixels, 224 threads, 6 slots
+                       // pixels, 160 threads, 8 items; 14 = 5 pixels, 128 threads; 15 = the same, 6 items
                        // (resize_cubic.cu)
-    int32_t ahead;     // the variant's source rows whose copies are in flight (the ring variants: the ring's slots)
-    int32_t ring;      // 1 for the ring variants (resize_cubic.cu's cubicRingKernel)
+    int32_t ahead;     // the variant's source rows whose copies are in flight
     int32_t stripW;
     int32_t strips;
     int32_t slotPitch; // bytes per staged source row (cubicSlotPitch of the widest strip)
@@ -224,7 +220,6 @@ struct ResizeCubicShape {
 // 15, 6 rows ahead, within 0.6 of it): launchResize takes variant 14.
 constexpr int32_t kResizeCubicVariant = 14;    // 5 pixels per thread, 128 threads a block for strips of 640
 constexpr int32_t kResizeCubicMaxStripW = 640; // strips of at most 640 destination columns
-constexpr int32_t kResizeCubicRingVariant = 17; // where resizeBulkCopyDevice(): 5 pixels, 128 threads, 6 slots
 bool planResizeCubic(const ResizeParams &p, ResizeCubicShape &shape, int32_t variant = kResizeCubicVariant,
                      int32_t maxStripW = kResizeCubicMaxStripW);
 // Whether launchResize prefers the separable CUBIC path over the row paths for p, planned as `shape`: 3 and 4

@@ -2,13 +2,11 @@
 // resident block, at most kCubicMaxBandRows rows each), and its kernels per (pixels per thread, channel count),
 // dispatched through one table without holes.
 #include "resize.hpp"
-#include "common/bulk_copy.cuh"
 #include "resize_cubic.cuh"
 
 #include <algorithm>
 #include <array>
 #include <type_traits>
-#include <utility>
 
 namespace cvk {
 namespace {
@@ -27,22 +25,17 @@ using namespace resize;
 // resident threads (`blocks` per SM: 3 x 320 threads at 2 pixels keep 64 registers, no spills) so that the
 // barrier of one block is hidden by the others. They take sources of 16-byte aligned rows of whole chunks
 // (cubicAligned); planResizeCubic gives other shapes kCubicGeneralVariant.
-//
-// The ring variants (16 on, sm_90 on: cubicRingKernel) stage the aligned variants' chunks of an item in one bulk
-// copy and drop the barrier per item (`ahead` is then the ring's slots).
 struct CubicVariant {
     int pixels, threads, ahead, blocks;
-    bool aligned, ring;
+    bool aligned;
 };
 constexpr CubicVariant kCubicVariants[] = {
-    {2, 320, 4, 2, false, false}, {4, 256, 4, 2, false, false}, {4, 320, 4, 2, false, false}, {4, 256, 8, 2, false, false},
-    {2, 320, 4, 3, true, false},  {2, 320, 6, 3, true, false},  {4, 160, 4, 4, true, false},  {4, 256, 4, 2, true, false},
-    {1, 512, 4, 2, true, false},  {2, 256, 4, 4, true, false},  {3, 224, 4, 3, true, false},  {4, 160, 6, 4, true, false},
-    {4, 160, 4, 5, true, false},  {4, 160, 8, 4, true, false},  {5, 128, 4, 4, true, false},  {5, 128, 6, 4, true, false},
-    {5, 128, 4, 4, true, true},   {5, 128, 6, 4, true, true},   {5, 128, 8, 4, true, true},   {4, 160, 6, 4, true, true},
-    {5, 256, 6, 2, true, true},   {3, 224, 6, 3, true, true},
+    {2, 320, 4, 2, false}, {4, 256, 4, 2, false}, {4, 320, 4, 2, false}, {4, 256, 8, 2, false},
+    {2, 320, 4, 3, true},  {2, 320, 6, 3, true},  {4, 160, 4, 4, true},  {4, 256, 4, 2, true},
+    {1, 512, 4, 2, true},  {2, 256, 4, 4, true},  {3, 224, 4, 3, true},  {4, 160, 6, 4, true},
+    {4, 160, 4, 5, true},  {4, 160, 8, 4, true},  {5, 128, 4, 4, true},  {5, 128, 6, 4, true},
 };
-constexpr int kCubicVariantCount = 22;
+constexpr int kCubicVariantCount = 16;
 constexpr int kCubicGeneralVariant = 2;
 
 // Grid (strips, band blocks): a block computes its columns' taps once, then per band builds the rows' table and
@@ -120,116 +113,16 @@ __global__ void __launch_bounds__(kCubicVariants[V].threads, kCubicVariants[V].b
     }
 }
 
-// The ring variants' kernel: cubicKernel's walk, threads and sums, with the items staged in a ring of `ahead` slots
-// shared by the block's warps, each item one bulk copy (common/bulk_copy.cuh) of the aligned variants' chunks
-// completing on the slot's mbarrier. A warp waits on that barrier for its item, filters it, and counts itself done
-// with the slot (a shared-memory counter, released and acquired by a block fence around the atomic add); the warp
-// that completes the count refills the slot with the item `ahead` further on, after a proxy fence (every warp's
-// generic reads of the slot before the copy's async-proxy writes), and only then emits the rows the item completes.
-// So no warp waits for another but through the ring, where cubicKernel's barrier per item held every warp of the
-// block to the slowest (the same design as resize_area_ring.cuh's). Two barriers a band: the previous band's slots
-// and table read before they are refilled and rewritten; the table written before it is read. The slots' uses run
-// on across bands (item k of the block uses slot k % ahead in phase k / ahead), so each barrier's parity stays in
-// step.
-template <int CT, int V>
-__global__ void __launch_bounds__(kCubicVariants[V].threads, kCubicVariants[V].blocks) cubicRingKernel(ResizeParams p, Mapping m, CubicShape s) {
-#if __CUDA_ARCH__ >= 900
-    static_assert(kCubicVariants[V].aligned && kCubicVariants[V].ring, "the ring variants stage the aligned variants' chunks");
-    constexpr int A = kCubicVariants[V].ahead;
-    extern __shared__ int4 smem[];
-    auto *slots = reinterpret_cast<uint8_t *>(smem);
-    auto *table = reinterpret_cast<CubicRowEntry *>(slots + A * s.slotPitch);
-    auto *emitAt = reinterpret_cast<int32_t *>(table + kCubicMaxBandRows);
-    auto *full = reinterpret_cast<uint64_t *>(emitAt + kCubicMaxBandRows);
-    auto *done = reinterpret_cast<uint32_t *>(full + A);
-    const int tid = static_cast<int>(threadIdx.x), nthreads = static_cast<int>(blockDim.x), lane = tid & 31;
-    const uint32_t lastWarp = static_cast<uint32_t>(nthreads >> 5) - 1u;
-    int32_t x0, w;
-    cubicStripOf(s, m.x.dst, static_cast<int32_t>(blockIdx.x), x0, w);
-    const CubicStrip st = cubicStrip(m, CT, x0, w);
-    const CubicChunks chunks = cubicChunks(st);
-    CubicThread<CT, kCubicVariants[V].pixels, true> th;
-    th.init(m, st, static_cast<int32_t>((reinterpret_cast<uintptr_t>(p.src.data) + uintptr_t(st.b0)) & 15u), tid);
-    if (tid == 0) {
-        for (int j = 0; j < A; ++j) bulkBarrierInit(full + j), done[j] = 0;
-        bulkBarrierInitFence();
-    }
-    auto stage = [&](const CubicWalk &walk, int32_t slot) {
-        bulkCopy(slots + slot * s.slotPitch + kCubicLead, cubicRowOf(p, m, walk) + chunks.from, uint32_t(chunks.bytes), full + slot);
-    };
-    int32_t slot = 0;
-    uint32_t phase = 0;
-    const int64_t rows = p.dst.shape[kN] * m.y.dst;
-    for (int64_t band = blockIdx.y; band < s.bands; band += gridDim.y) {
-        const int64_t d0 = band * s.bandRows, d1 = d0 + s.bandRows < rows ? d0 + s.bandRows : rows;
-        const CubicBand b = cubicBand(m, d0, d1);
-        const int32_t items = cubicItems(b), bandRows = static_cast<int32_t>(d1 - d0);
-        __syncthreads(); // the barriers' initialisation; the previous band's slots and table read
-        cubicTable(m, b, table, emitAt, tid, nthreads);
-        CubicWalk walk = cubicWalk(b); // the next item to stage
-        if (tid == 0) bulkProxyFence();
-#pragma unroll
-        for (int j = 0; j < A; ++j) {
-            if (tid == 0 && j < items) stage(walk, slot + j < A ? slot + j : slot + j - A);
-            advance(b, walk);
-        }
-        __syncthreads(); // the table
-        int32_t e = 0, dy = b.dy0, next = emitAt[0];
-        int64_t n = b.n0;
-        auto step = [&](auto window, int32_t i) {
-            constexpr int S = decltype(window)::value;
-            if (i >= items) return false;
-            bulkWait(full + slot, phase);
-            th.template horizontal<S>(reinterpret_cast<const uint32_t *>(slots + slot * s.slotPitch));
-            if (i + A < items) {
-                __syncwarp(); // every lane's reads of the slot before lane 0's count
-                uint32_t count = 0;
-                if (lane == 0) {
-                    __threadfence_block(); // release
-                    count = atomicAdd(done + slot, 1u);
-                    if (count == lastWarp) {
-                        done[slot] = 0;
-                        __threadfence_block(); // acquire: every warp's reads before the copy
-                        bulkProxyFence();
-                        stage(walk, slot);
-                    }
-                }
-                advance(b, walk);
-            }
-            while (next == i) {
-                th.template emit<S>(table[e], reinterpret_cast<uint8_t *>(p.dst.data + n * p.dst.stride[kN] + int64_t(dy) * p.dst.stride[kH]) +
-                                                  int64_t(x0) * CT);
-                ++e;
-                next = e < bandRows ? emitAt[e] : items;
-                if (++dy == m.y.dst) dy = 0, ++n;
-            }
-            if (++slot == A) slot = 0, phase ^= 1u;
-            return true;
-        };
-        for (int32_t i = 0;; i += kCubicWindow) {
-            if (!step(std::integral_constant<int, 0>{}, i)) break;
-            if (!step(std::integral_constant<int, 1>{}, i + 1)) break;
-            if (!step(std::integral_constant<int, 2>{}, i + 2)) break;
-            if (!step(std::integral_constant<int, 3>{}, i + 3)) break;
-        }
-    }
-#else
-    __trap(); // launched only on sm_90 and later (resizeBulkCopyDevice): the bulk copies and their mbarriers
-#endif
-}
-
 using Kernel = void (*)(ResizeParams, Mapping, CubicShape);
 
 constexpr int kCubicChannels[] = {1, 3, 4};
 
-template <int V> constexpr std::array<Kernel, 3> channelRow() {
-    if constexpr (kCubicVariants[V].ring) return {&cubicRingKernel<1, V>, &cubicRingKernel<3, V>, &cubicRingKernel<4, V>};
-    else return {&cubicKernel<1, V>, &cubicKernel<3, V>, &cubicKernel<4, V>};
-}
-template <size_t... V> constexpr std::array<std::array<Kernel, 3>, sizeof...(V)> kernelRows(std::index_sequence<V...>) { return {channelRow<V>()...}; }
+template <int V> constexpr std::array<Kernel, 3> channelRow() { return {&cubicKernel<1, V>, &cubicKernel<3, V>, &cubicKernel<4, V>}; }
 // kCubicKernels[variant][channel row]: every entry filled.
-const std::array<std::array<Kernel, 3>, kCubicVariantCount> kCubicKernels = kernelRows(std::make_index_sequence<kCubicVariantCount>{});
-static_assert(sizeof(kCubicVariants) / sizeof(kCubicVariants[0]) == kCubicVariantCount, "one kernel row per variant");
+const std::array<std::array<Kernel, 3>, kCubicVariantCount> kCubicKernels = {channelRow<0>(), channelRow<1>(), channelRow<2>(), channelRow<3>(),
+                                                                              channelRow<4>(), channelRow<5>(), channelRow<6>(), channelRow<7>(),
+                                                                              channelRow<8>(), channelRow<9>(), channelRow<10>(), channelRow<11>(),
+                                                                              channelRow<12>(), channelRow<13>(), channelRow<14>(), channelRow<15>()};
 
 template <size_t N> int rowOf(const int (&values)[N], int64_t v) {
     for (size_t i = 0; i < N; ++i)
@@ -263,7 +156,6 @@ bool planResizeCubic(const ResizeParams &p, ResizeCubicShape &s, int32_t variant
     if (kCubicVariants[variant].aligned && !cubicAligned(p)) variant = kCubicGeneralVariant;
     s.variant = variant;
     s.ahead = kCubicVariants[variant].ahead;
-    s.ring = kCubicVariants[variant].ring ? 1 : 0;
     const int32_t pixels = kCubicVariants[variant].pixels, widest = kCubicVariants[variant].threads * pixels;
     const int32_t most = maxStripW > 0 ? std::min(maxStripW, widest) : widest;
     s.strips = (m.x.dst + most - 1) / most;
@@ -273,7 +165,7 @@ bool planResizeCubic(const ResizeParams &p, ResizeCubicShape &s, int32_t variant
         for (int32_t x0 = 0; x0 < m.x.dst; x0 += s.stripW)
             pitch = std::max(pitch, cubicSlotPitch(cubicStrip(m, int32_t(C), x0, std::min(s.stripW, m.x.dst - x0)), int32_t(C)));
         s.slotPitch = pitch;
-        s.smemBytes = cubicSmemBytes(pitch, s.ahead, s.ring != 0);
+        s.smemBytes = cubicSmemBytes(pitch, s.ahead);
         if (s.smemBytes <= kCubicSmemLimit) break;
         if (s.stripW <= 32) return false;
         ++s.strips;
@@ -285,7 +177,7 @@ bool planResizeCubic(const ResizeParams &p, ResizeCubicShape &s, int32_t variant
 }
 
 bool resizeCubicPreferred(const ResizeParams &p, const ResizeCubicShape &shape) {
-    return p.src.shape[kC] != 1 || (kResizeCubicOneChannel && (shape.variant == kResizeCubicVariant || shape.variant == kResizeCubicRingVariant));
+    return p.src.shape[kC] != 1 || (kResizeCubicOneChannel && shape.variant == kResizeCubicVariant);
 }
 
 void setResizeCubicBands(ResizeCubicShape &s, int64_t rows, int64_t blocks) {
@@ -294,11 +186,6 @@ void setResizeCubicBands(ResizeCubicShape &s, int64_t rows, int64_t blocks) {
 }
 
 cudaError_t launchResizeCubic(const ResizeParams &p, ResizeCubicShape s, cudaStream_t stream) {
-    if (s.ring && !resizeBulkCopyDevice()) { // the ring kernels trap there: the barrier-per-item kernel instead
-        const int64_t bandRows = s.bandRows;
-        if (!planResizeCubic(p, s)) return cudaErrorInvalidValue;
-        s.bandRows = bandRows;
-    }
     const Mapping m = mappingOf(p.src, p.dst.shape[kH], p.dst.shape[kW], p.interp);
     const Kernel k = kCubicKernels[s.variant][rowOf(kCubicChannels, p.src.shape[kC])];
     int resident = 0;

@@ -114,11 +114,8 @@ CVK_CUBIC_HD CubicStrip cubicStrip(const Mapping &m, int32_t C, int32_t x0, int3
 // Bytes per slot: the lead, the up to 15 bytes the span's start lies past its aligned chunk, the strip's pixels and
 // the words a tap gather reads past its last byte (at most 16 bytes).
 CVK_CUBIC_HD int32_t cubicSlotPitch(const CubicStrip &s, int32_t C) { return (kCubicLead + 15 + (s.t1 - s.t0 + 1) * C + 16 + 15) & ~15; }
-// The ring variants (cubicRingKernel) keep `ahead` slots, then the table, then an mbarrier and a done count per slot
-// (padded to 16 bytes); the others cubicSlots(ahead) slots and the table.
-CVK_CUBIC_HD int32_t cubicSmemBytes(int32_t slotPitch, int ahead, bool ring = false) {
-    const int32_t table = kCubicMaxBandRows * int32_t(sizeof(CubicRowEntry) + sizeof(int32_t));
-    return ring ? ahead * slotPitch + table + ((12 * ahead + 15) & ~15) : cubicSlots(ahead) * slotPitch + table;
+CVK_CUBIC_HD int32_t cubicSmemBytes(int32_t slotPitch, int ahead) {
+    return cubicSlots(ahead) * slotPitch + kCubicMaxBandRows * int32_t(sizeof(CubicRowEntry) + sizeof(int32_t));
 }
 
 // Destination columns of strip `strip`.
@@ -209,32 +206,18 @@ CVK_CUBIC_HD int cubicCopyThreads(const CubicStrip &s, int nthreads) {
     return 32 * warps < nthreads ? 32 * warps : nthreads;
 }
 
-// The source row of the walk's item (its virtual row clamped into the image: border rows staged again).
-CVK_CUBIC_HD const uint8_t *cubicRowOf(const ResizeParams &p, const Mapping &m, const CubicWalk &walk) {
-    return reinterpret_cast<const uint8_t *>(p.src.data + walk.n * p.src.stride[kN] + int64_t(clampIndex(walk.v, m.y.src)) * p.src.stride[kH]);
-}
-
 // Phase 1 of an item: its row's span into `slot` from byte kCubicLead + shift on (shift: bandShift, which thread 0
 // writes to the slot's first word: the lead's first 8 bytes hold no pixel), by the threads below cubicCopyThreads;
 // every thread's walk steps to the next item.
 CVK_CUBIC_HD void cubicIssue(const ResizeParams &p, const Mapping &m, const CubicStrip &s, const CubicBand &b, CubicWalk &walk,
                              uint8_t *slot, int tid, int nthreads) {
     if (tid >= nthreads) return advance(b, walk);
-    const uint8_t *row = cubicRowOf(p, m, walk);
+    const int32_t y = clampIndex(walk.v, m.y.src);
+    const auto *row = reinterpret_cast<const uint8_t *>(p.src.data + walk.n * p.src.stride[kN] + int64_t(y) * p.src.stride[kH]);
     const int32_t shift = bandShift(row, s.b0);
     bandStage(row, BandSpan{s.b0, s.b1}, slot + kCubicLead, tid, nthreads);
     if (tid == 0) *reinterpret_cast<int32_t *>(slot) = shift;
     advance(b, walk);
-}
-
-// The aligned variants' bytes of a row: the whole 16-byte chunks [from, from + bytes) holding the strip's span,
-// staged from slot byte kCubicLead on.
-struct CubicChunks {
-    int32_t from, bytes;
-};
-CVK_CUBIC_HD CubicChunks cubicChunks(const CubicStrip &s) {
-    const int32_t chunk0 = s.b0 & ~15;
-    return {chunk0, ((s.b1 - chunk0 + 15) >> 4) << 4};
 }
 
 // Phase 1 for the aligned variants (cubicAligned: 16-byte aligned rows whose length is whole 16-byte chunks, so
@@ -244,9 +227,10 @@ CVK_CUBIC_HD CubicChunks cubicChunks(const CubicStrip &s) {
 CVK_CUBIC_HD void cubicIssueAligned(const ResizeParams &p, const Mapping &m, const CubicStrip &s, const CubicBand &b, CubicWalk &walk,
                                     uint8_t *slot, int tid, int nthreads) {
     if (tid >= nthreads) return advance(b, walk);
-    const uint8_t *row = cubicRowOf(p, m, walk);
-    const CubicChunks c = cubicChunks(s);
-    for (int32_t k = tid; k < c.bytes >> 4; k += nthreads) bandCopy16(slot + kCubicLead + 16 * k, row + c.from + 16 * k);
+    const int32_t y = clampIndex(walk.v, m.y.src);
+    const auto *row = reinterpret_cast<const uint8_t *>(p.src.data + walk.n * p.src.stride[kN] + int64_t(y) * p.src.stride[kH]);
+    const int32_t chunk0 = s.b0 & ~15, chunks = (s.b1 - chunk0 + 15) >> 4;
+    for (int32_t k = tid; k < chunks; k += nthreads) bandCopy16(slot + kCubicLead + 16 * k, row + chunk0 + 16 * k);
     advance(b, walk);
 }
 
@@ -371,21 +355,16 @@ template <int CT, int P, bool Pairs = false> struct CubicThread {
 
     // Phase 3: the destination row whose last tap is the item in window slot S (its taps: the window's 4 items,
     // oldest first), stored from `out` (the row's strip column 0) on.
-    // e by value: the stores are uint8_t stores, which may alias the shared table, so the weights of a reference
-    // were loaded again after every store (16 shared loads an emit where 1 is enough). Two copies of the loop: the
-    // threads whose pixels all lie in the strip store without a test a pixel (with one loop, the compiler kept a
-    // branch and its reconvergence around every pixel's stores).
     template <int S> CVK_CUBIC_HD void emit(const CubicRowEntry e, uint8_t *out) const {
-        if (col0 + 32 * (P - 1) < w) emitPixels<S, true>(e, out);
-        else emitPixels<S, false>(e, out);
-    }
-    template <int S, bool Whole> CVK_CUBIC_HD void emitPixels(const CubicRowEntry e, uint8_t *out) const {
+        // e by value: the stores are uint8_t stores, which may alias the shared table, so the weights of a reference
+        // were loaded again after every store (16 shared loads an emit where 1 is enough).
         constexpr int r0 = (S + 1) % kCubicWindow, r1 = (S + 2) % kCubicWindow, r2 = (S + 3) % kCubicWindow;
         const bool aligned = (reinterpret_cast<uintptr_t>(out) & 3) == 0;
+        const bool whole = col0 + 32 * (P - 1) < w; // every pixel of the thread lies in the strip
         CVK_CUBIC_UNROLL
         for (int j = 0; j < P; ++j) {
             const int32_t x = col0 + 32 * j;
-            if (!Whole && x >= w) continue;
+            if (!whole && x >= w) continue;
             uint32_t v[CT];
             CVK_CUBIC_UNROLL
             for (int c = 0; c < CT; ++c)

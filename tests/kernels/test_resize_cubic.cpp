@@ -73,7 +73,7 @@ TEST_CASE("planResizeCubic: the benchmark's rows and what stays on the other pat
         {"bench, aligned: 4 pixels, 160 threads, 5 blocks per SM", params(src, to720, kCubic), 12, true, 640, 2, 160},
         {"bench, aligned: 4 pixels, 160 threads, 8 items in flight", params(src, to720, kCubic), 13, true, 640, 2, 160},
         {"bench, aligned: 5 pixels, 128 threads", params(src, to720, kCubic), 14, true, 640, 2, 128},
-        {"no such variant", params(src, to720, kCubic), 22, false, 0, 0, 0},
+        {"no such variant", params(src, to720, kCubic), 16, false, 0, 0, 0},
     };
     for (const PlanRow &r : rows) {
         INFO(r.what);
@@ -150,10 +150,9 @@ struct BlockRow {
 };
 
 // The kernel variants' pixels per thread and staging (resize_cubic.cu's kCubicVariants): 4 on are the aligned ones.
-constexpr int kVariantPixels[] = {2, 4, 4, 4, 2, 2, 4, 4, 1, 2, 3, 4, 4, 4, 5, 5, 5, 5, 5, 4, 5, 3}; // resize_cubic.cu's kCubicVariants
-static_assert(sizeof(kVariantPixels) / sizeof(kVariantPixels[0]) == 22, "one entry per variant");
+constexpr int kVariantPixels[] = {2, 4, 4, 4, 2, 2, 4, 4, 1, 2, 3, 4, 4, 4, 5, 5}; // resize_cubic.cu's kCubicVariants
+static_assert(sizeof(kVariantPixels) / sizeof(kVariantPixels[0]) == 16, "one entry per variant");
 constexpr bool variantAligned(int32_t v) { return v >= 4; }
-constexpr bool variantRing(int32_t v) { return v >= 16; }
 
 template <int CT, int P, bool A, int S> void filter(std::vector<CubicThread<CT, P, A>> &threads, const uint8_t *slot) {
     for (auto &t : threads) t.template horizontal<S>(A ? reinterpret_cast<const uint32_t *>(slot) : cubicWords(slot));
@@ -164,18 +163,14 @@ template <int CT, int P, bool A, int S> void emitRow(const std::vector<CubicThre
 
 // Every block of the kernel (cubicKernel in resize_cubic.cu): per strip the threads' column constants, then per band
 // the table and its items, each filtered (and its rows emitted) after the copies of the next ahead + 1 items
-// are issued (the kernel's worst case). The ring variants (cubicRingKernel): `ahead` slots, an item's copy (the
-// bulk copy's bytes: cubicChunks of cubicRowOf) issued only once the item `ahead` before it in the same slot is
-// filtered, the kernel's earliest refill.
+// are issued (the kernel's worst case).
 template <int CT, int P, bool A> void runCubic(const cvk::ResizeParams &p, const Mapping &m, const cvk::ResizeCubicShape &s) {
     std::vector<int4> smem(size_t(s.smemBytes) / 16 + 1, int4{0, 0, 0, 0});
     auto *slots = reinterpret_cast<uint8_t *>(smem.data());
-    const bool ring = s.ring != 0;
-    const int D = s.ahead, kSlots = ring ? D : cubicSlots(D);
+    const int D = s.ahead, kSlots = cubicSlots(D);
     auto *table = reinterpret_cast<CubicRowEntry *>(slots + kSlots * s.slotPitch);
     auto *emitAt = reinterpret_cast<int32_t *>(table + kCubicMaxBandRows);
-    const int64_t barriers = ring ? (12 * D + 15) / 16 * 16 : 0; // an mbarrier and a done count per slot
-    REQUIRE(int64_t(kSlots) * s.slotPitch + kCubicMaxBandRows * int64_t(sizeof(CubicRowEntry) + 4) + barriers == s.smemBytes);
+    REQUIRE(int64_t(kSlots) * s.slotPitch + kCubicMaxBandRows * int64_t(sizeof(CubicRowEntry) + 4) == s.smemBytes);
     const int nthreads = s.threads;
     const int64_t rows = p.dst.shape[cvk::kN] * m.y.dst;
     for (int32_t strip = 0; strip < s.strips; ++strip) {
@@ -198,14 +193,6 @@ template <int CT, int P, bool A> void runCubic(const cvk::ResizeParams &p, const
             REQUIRE(emitAt[bandRows - 1] == items - 1);
             CubicWalk walk = cubicWalk(b);
             auto issue = [&](int32_t i) { // every thread's copy of the walk steps the same way
-                if (ring) { // thread 0's bulk copy; every thread's walk steps
-                    const CubicChunks c = cubicChunks(st);
-                    REQUIRE(kCubicLead + c.bytes <= s.slotPitch);
-                    REQUIRE(c.from + c.bytes <= p.src.shape[cvk::kW] * CT); // inside the row (whole 16-byte chunks)
-                    std::memcpy(slots + (i % kSlots) * s.slotPitch + kCubicLead, cubicRowOf(p, m, walk) + c.from, size_t(c.bytes));
-                    advance(b, walk);
-                    return;
-                }
                 const CubicWalk before = walk;
                 for (int tid = 0; tid < nthreads; ++tid) {
                     walk = before;
@@ -234,18 +221,11 @@ template <int CT, int P, bool A> void runCubic(const cvk::ResizeParams &p, const
                 }
             };
             for (int32_t i = 0; i < D && i < items; ++i) issue(i);
-            if (ring) {
-                for (int32_t i = 0; i < items; ++i) {
-                    compute(i);
-                    if (i + D < items) issue(i + D);
-                }
-            } else {
-                for (int32_t i = 0; i < items; ++i) {
-                    if (i + D < items) issue(i + D);
-                    if (i > 0) compute(i - 1);
-                }
-                compute(items - 1);
+            for (int32_t i = 0; i < items; ++i) {
+                if (i + D < items) issue(i + D);
+                if (i > 0) compute(i - 1);
             }
+            compute(items - 1);
             CHECK(e == bandRows);
         }
     }
@@ -315,15 +295,6 @@ TEST_CASE("separable CUBIC path: every block equals the per-pixel sampler byte f
         {"aligned: 1.5x down, 5 pixels, bands across images", 3, 108, 192, 3, 72, 128, 14, 0, 0, 0, 0, 7, 0, true},
         {"aligned: 2x up, 4 channels, 5 pixels, 6 ahead, unaligned destination", 2, 21, 32, 4, 42, 64, 15, 0, 1, 0, 2, 4, 0, true},
         {"aligned: 2x up, 3 channels, 3 pixels, destination 1 byte off", 2, 27, 48, 3, 54, 96, 10, 0, 0, 0, 1, 5, 0, true},
-        {"ring: 1.5x down, 5 pixels, 4 slots, bands across images", 3, 108, 192, 3, 72, 128, 16, 0, 0, 0, 0, 7, 0, true},
-        {"ring: 1.5x down, 5 pixels, 6 slots, bands across images", 3, 108, 192, 3, 72, 128, 17, 0, 0, 0, 0, 5, 0, true},
-        {"ring: 2x up, 4 channels, 8 slots, unaligned destination", 2, 21, 32, 4, 42, 64, 18, 0, 1, 0, 2, 4, 0, true},
-        {"ring: 2x down, 1 channel, 4 pixels, rows padded by 16", 2, 64, 128, 1, 32, 64, 19, 16, 0, 0, 0, 3, 0, true},
-        {"ring: 1920 -> 1280 across, 256 threads, one strip", 1, 9, 1920, 3, 6, 1280, 20, 0, 0, 0, 0, 2, 1280, true},
-        {"ring: odd 67x80 -> 45x53, 3 pixels, padded destination", 3, 67, 80, 3, 45, 53, 21, 0, 3, 0, 0, 3, 0, true},
-        {"ring: 300 rows in one block (several bands a block)", 1, 450, 16, 1, 300, 20, 17, 0, 0, 0, 0, 1, 0, true},
-        {"ring: 1x16 -> 7x5, 4 channels (a band of fewer items than slots)", 2, 1, 16, 4, 7, 5, 18, 0, 0, 0, 0, 9, 0, true},
-        {"ring variant on a source 4 bytes off: variant 2", 2, 21, 32, 4, 42, 64, 17, 0, 0, 4, 0, 3, 0, false},
         {"aligned variant on 517 x 3 bytes a row (+ 1 of padding): variant 2", 1, 33, 517, 3, 21, 290, 4, 1, 0, 0, 0, 3, 0, false},
         {"aligned variant on a source 4 bytes off: variant 2", 2, 21, 32, 4, 42, 64, 6, 0, 0, 4, 0, 3, 0, false},
     };
