@@ -8,8 +8,9 @@
 // 23.39 µs, against 22.63 for span-reversed units of 4 rows, which launchFlip now takes) and
 // logs/probe-flip_rows_units-residency.log (a copy of the kernel, since removed, with 5, 6 and 8 blocks an SM forced by
 // __launch_bounds__: spills, 24.9, 29.9, 44.1 µs against 22.7; and with a group pair's back group reversed before its
-// front is read: no fewer registers, the same time); logs/probe-flip_rows_piped.log (flipRowsPiped below, the next
-// units' loads in flight during this one's reversal and stores: 22.85 µs at best against 22.44 as built, copy 21.11).
+// front is read: no fewer registers, the same time); logs/probe-flip_rows_piped.log (flipRowsPiped, in this probe at
+// 5600605 and since removed: a ring of 2-3 stages a warp, the next units' loads in flight during this one's reversal
+// and stores, 22.85 µs at best against 22.44 as built, copy 21.11).
 // Build and run from the repository root:
 //   nvcc -O3 -std=c++17 -arch=sm_90 -diag-suppress 20013 -I kernels -I include -o /tmp/flip_rows_units \
 //        bench/probes/flip_rows_units.cu kernels/copy.cu && /tmp/flip_rows_units
@@ -36,84 +37,6 @@ FlipParams nhwc(int64_t n, int64_t h, int64_t w, int64_t c, int flipCode, const 
     p.flipRows = flipCode <= 0;
     p.flipCols = flipCode != 0;
     return p;
-}
-
-// flipColumnRows (FlipRows false) with a ring of B stages a warp: the copies of the warp's next B - 1 units are in
-// flight while it reverses and stores this one (cp.async groups, one a unit), where flipColumnRows waits for each
-// unit's loads with nothing else of its own in flight. Dynamic shared memory: 8 warps x B x spanVectors vectors.
-__device__ __forceinline__ void commitShared() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
-template <int N> __device__ __forceinline__ void waitSharedGroups() { asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory"); }
-
-template <int P, int B>
-__global__ void __launch_bounds__(kBlockThreads, 4) flipRowsPiped(FlipParams p, int64_t rowBytes, int rowsPerUnit, int spanVectors) {
-    using Shape = GroupShape<P>;
-    constexpr int G = Shape::G, V = Shape::V;
-    extern __shared__ uint4 pipedStage[];
-    uint4 *ring = pipedStage + (threadIdx.x / kWarp) * B * spanVectors;
-    const int64_t height = p.shape[kHeight];
-    const int64_t blocksPerPlane = (height + rowsPerUnit - 1) / rowsPerUnit;
-    const int64_t units = p.shape[kOuter1] * p.shape[kOuter0] * blocksPerPlane;
-    const int rowVectors = static_cast<int>(rowBytes / 16), groups = static_cast<int>(rowBytes / G);
-    const int halfGroups = (groups + 1) / 2;
-    const WarpLoop loop;
-    const int l = lane();
-    struct Unit {
-        const char *s;
-        char *d;
-        int count;
-    };
-    auto unitOf = [&](int64_t u) {
-        int64_t block, o0;
-        const int64_t plane = divmod(u, blocksPerPlane, block);
-        const int64_t o1 = divmod(plane, p.shape[kOuter0], o0);
-        const int64_t h0 = block * rowsPerUnit;
-        Unit r;
-        r.count = static_cast<int>(height - h0 < rowsPerUnit ? height - h0 : rowsPerUnit);
-        r.s = p.src + o1 * p.srcStrides[kOuter1] + o0 * p.srcStrides[kOuter0] + h0 * rowBytes;
-        r.d = p.dst + o1 * p.dstStrides[kOuter1] + o0 * p.dstStrides[kOuter0] + h0 * rowBytes;
-        return r;
-    };
-    auto issue = [&](int64_t u, uint4 *span) {
-        if (u < units) {
-            const Unit t = unitOf(u);
-            const int vectors = t.count * rowVectors;
-            for (int i = l; i < vectors; i += kWarp) copyToShared(&span[i], t.s + 16 * int64_t(i));
-        }
-        commitShared();
-    };
-#pragma unroll
-    for (int b = 0; b < B - 1; ++b) issue(loop.first + b * loop.step, ring + b * spanVectors);
-    int k = 0;
-    for (int64_t u = loop.first; u < units; u += loop.step) {
-        issue(u + (B - 1) * loop.step, ring + ((k + B - 1) % B) * spanVectors);
-        waitSharedGroups<B - 1>();
-        __syncwarp();
-        uint4 *span = ring + (k % B) * spanVectors;
-        const Unit t = unitOf(u);
-        for (int q = l; q < t.count * halfGroups; q += kWarp) {
-            const int j = static_cast<int>(static_cast<unsigned>(q) / static_cast<unsigned>(halfGroups)), kk = q - j * halfGroups;
-            uint4 *front = &span[j * rowVectors + kk * V], *back = &span[j * rowVectors + (groups - 1 - kk) * V];
-            uint32_t x[G / 4], y[G / 4], r[G / 4];
-#pragma unroll
-            for (int v = 0; v < V; ++v) {
-                const uint4 f = front[v], b = back[v];
-                x[4 * v] = f.x, x[4 * v + 1] = f.y, x[4 * v + 2] = f.z, x[4 * v + 3] = f.w;
-                y[4 * v] = b.x, y[4 * v + 1] = b.y, y[4 * v + 2] = b.z, y[4 * v + 3] = b.w;
-            }
-            reversePixels<P, G>(y, r);
-#pragma unroll
-            for (int v = 0; v < V; ++v) front[v] = make_uint4(r[4 * v], r[4 * v + 1], r[4 * v + 2], r[4 * v + 3]);
-            reversePixels<P, G>(x, r);
-#pragma unroll
-            for (int v = 0; v < V; ++v) back[v] = make_uint4(r[4 * v], r[4 * v + 1], r[4 * v + 2], r[4 * v + 3]);
-        }
-        __syncwarp();
-        const int vectors = t.count * rowVectors;
-        for (int i = l; i < vectors; i += kWarp) storeBytes<16>(t.d + 16 * int64_t(i), span[i]);
-        __syncwarp(); // the slot is refilled B - 1 units on
-        ++k;
-    }
-    waitSharedGroups<0>();
 }
 
 // Blocks of 8 warps resident on the GPU at once (flipColumnRows: 24 KiB of stage a block, 8 blocks an SM).
@@ -175,27 +98,6 @@ int main() {
                                   CK(cudaGetLastError());
                               }});
             }
-        if (!rowsMirrored)
-            for (int rows : {2, 3, 4})
-                for (int B : {2, 3})
-                    for (int grid : {0, 1}) {
-                        const int spanVectors = rows * int(w * c / 16);
-                        const int smem = cvk::kWarpsPerBlock * B * spanVectors * 16;
-                        auto kernel = B == 2 ? flipRowsPiped<3, 2> : flipRowsPiped<3, 3>;
-                        CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
-                        int perSm = 0, sms = 0;
-                        CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, kernel, cvk::kBlockThreads, smem));
-                        CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
-                        char v[64];
-                        std::snprintf(v, sizeof v, "piped rows %d, %d stages, %s (%d/SM)", rows, B, grid == 0 ? "per unit" : "1 wave", perSm);
-                        vs.push_back({v, [=](const FlipParams &p0, cudaStream_t s) {
-                                          const FlipParams p = planFlipKernel(p0).params;
-                                          const int64_t units = p.shape[kOuter1] * p.shape[kOuter0] * ceilDiv(p.shape[kHeight], rows);
-                                          const unsigned g = grid == 0 ? flipLaunchShape(units).grid : unsigned(sms * perSm);
-                                          kernel<<<g, cvk::kBlockThreads, smem, s>>>(p, w * c, rows, spanVectors);
-                                          CK(cudaGetLastError());
-                                      }});
-                    }
         for (const Variant &v : vs) {
             CK(cudaMemsetAsync(dst[0], 0xA5, bytes, st));
             v.run(nhwc(n, h, w, c, flipCode, src[0], dst[0]), st);
