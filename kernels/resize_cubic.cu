@@ -2,6 +2,7 @@
 // resident block, at most kCubicMaxBandRows rows each), and its kernels per (pixels per thread, channel count),
 // dispatched through one table without holes.
 #include "resize.hpp"
+#include "common/bulk_copy.cuh"
 #include "resize_cubic.cuh"
 
 #include <algorithm>
@@ -28,28 +29,42 @@ using namespace resize;
 struct CubicVariant {
     int pixels, threads, ahead, blocks;
     bool aligned;
+    int bulk; // 0: cp.async by the copying threads; else one bulk copy by thread 0: 1 before the item's barrier
+              // after a proxy fence, 2 the same without the fence, 3 after the barrier with the fence, 4 without,
+              // 5 between the item's horizontal sums and its emits with the fence, 6 without
 };
 constexpr CubicVariant kCubicVariants[] = {
     {2, 320, 4, 2, false}, {4, 256, 4, 2, false}, {4, 320, 4, 2, false}, {4, 256, 8, 2, false},
     {2, 320, 4, 3, true},  {2, 320, 6, 3, true},  {4, 160, 4, 4, true},  {4, 256, 4, 2, true},
     {1, 512, 4, 2, true},  {2, 256, 4, 4, true},  {3, 224, 4, 3, true},  {4, 160, 6, 4, true},
     {4, 160, 4, 5, true},  {4, 160, 8, 4, true},  {5, 128, 4, 4, true},  {5, 128, 6, 4, true},
+    {5, 128, 4, 4, true, 1}, {5, 128, 6, 4, true, 1}, {5, 128, 4, 4, true, 5}, {5, 128, 4, 4, true, 6},
+    {5, 128, 6, 4, true, 5}, {5, 128, 4, 4, true, 3}, {5, 128, 4, 4, true, 4}, {5, 128, 6, 4, true, 3},
 };
-constexpr int kCubicVariantCount = 16;
+constexpr int kCubicVariantCount = 24;
 constexpr int kCubicGeneralVariant = 2;
 
 // Grid (strips, band blocks): a block computes its columns' taps once, then per band builds the rows' table and
-// walks the band's items, the copies of the next `ahead` items in flight (one cp.async group per item). One
-// barrier per item: its copies by every thread are complete before any thread reads them (the ring's
-// cubicSlots(ahead) slots make one enough); the first one also publishes the table.
+// walks the band's items, the copies of the next `ahead` items in flight (one cp.async group per item, or for the
+// bulk variants one bulk copy by thread 0 completing on the slot's mbarrier, common/bulk_copy.cuh). One barrier per
+// item: its copies by every thread are complete before any thread reads them, and every thread has read the slot
+// the next copy overwrites (the ring's cubicSlots(ahead) slots make one enough); the first one also publishes the
+// table.
 template <int CT, int V>
 __global__ void __launch_bounds__(kCubicVariants[V].threads, kCubicVariants[V].blocks) cubicKernel(ResizeParams p, Mapping m, CubicShape s) {
-    constexpr bool kAligned = kCubicVariants[V].aligned;
+    constexpr bool kAligned = kCubicVariants[V].aligned, kBulk = kCubicVariants[V].bulk != 0;
+    constexpr int kMode = kCubicVariants[V].bulk;
+    constexpr bool kFence = kMode == 1 || kMode == 3 || kMode == 5, kLate = kMode == 3 || kMode == 4, kMid = kMode >= 5;
+    static_assert(!kBulk || kAligned, "a bulk copy takes whole 16-byte chunks");
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+    if constexpr (kBulk) __trap(); // launched only on sm_90 and later (resizeBulkCopyDevice)
+#endif
     extern __shared__ int4 smem[];
     auto *slots = reinterpret_cast<uint8_t *>(smem);
     constexpr int D = kCubicVariants[V].ahead, kSlots = cubicSlots(D);
     auto *table = reinterpret_cast<CubicRowEntry *>(slots + kSlots * s.slotPitch);
     auto *emitAt = reinterpret_cast<int32_t *>(table + kCubicMaxBandRows);
+    auto *bars = reinterpret_cast<uint64_t *>(emitAt + kCubicMaxBandRows); // the bulk variants' slot barriers
     const int tid = static_cast<int>(threadIdx.x), nthreads = static_cast<int>(blockDim.x);
     int32_t x0, w;
     cubicStripOf(s, m.x.dst, static_cast<int32_t>(blockIdx.x), x0, w);
@@ -57,9 +72,28 @@ __global__ void __launch_bounds__(kCubicVariants[V].threads, kCubicVariants[V].b
     const int copiers = cubicCopyThreads(st, nthreads);
     CubicThread<CT, kCubicVariants[V].pixels, kAligned> th;
     th.init(m, st, static_cast<int32_t>((reinterpret_cast<uintptr_t>(p.src.data) + uintptr_t(st.b0)) & (kAligned ? 15u : 3u)), tid);
-    auto issue = [&](CubicWalk &walk, const CubicBand &b, uint8_t *slot) {
-        if constexpr (kAligned) cubicIssueAligned(p, m, st, b, walk, slot, tid, copiers);
-        else cubicIssue(p, m, st, b, walk, slot, tid, copiers);
+    const int32_t chunk0 = st.b0 & ~15, bulkBytes = 16 * ((st.b1 - chunk0 + 15) >> 4);
+    uint32_t phases = 0; // bit k: the parity of slot k's next use (bulk variants)
+    if constexpr (kBulk) {
+        if (tid == 0) {
+            for (int k = 0; k < kSlots; ++k) bulkBarrierInit(bars + k);
+            bulkBarrierInitFence(); // published by the first band's barrier
+        }
+    }
+    auto issue = [&](CubicWalk &walk, const CubicBand &b, int k) {
+        uint8_t *slot = slots + k * s.slotPitch;
+        if constexpr (kBulk) {
+            if (tid != 0) return; // the other threads' walks are never read
+            const int32_t y = clampIndex(walk.v, m.y.src);
+            const auto *row = reinterpret_cast<const uint8_t *>(p.src.data + walk.n * p.src.stride[kN] + int64_t(y) * p.src.stride[kH]);
+            if constexpr (kFence) bulkProxyFence(); // every thread's reads of the slot (ordered by the last barrier) before the copy's writes
+            bulkCopy(slot + kCubicLead, row + chunk0, uint32_t(bulkBytes), bars + k);
+            advance(b, walk);
+        } else if constexpr (kAligned) {
+            cubicIssueAligned(p, m, st, b, walk, slot, tid, copiers);
+        } else {
+            cubicIssue(p, m, st, b, walk, slot, tid, copiers);
+        }
     };
     auto words = [&](const uint8_t *slot) {
         if constexpr (kAligned) return reinterpret_cast<const uint32_t *>(slot);
@@ -75,31 +109,41 @@ __global__ void __launch_bounds__(kCubicVariants[V].threads, kCubicVariants[V].b
         CubicWalk walk = cubicWalk(b);
 #pragma unroll
         for (int j = 0; j < D; ++j) {
-            if (j < items) issue(walk, b, slots + j * s.slotPitch);
-            bandCommit();
+            if (j < items) issue(walk, b, j);
+            if constexpr (!kBulk) bandCommit();
         }
         // next: the item after which row e is complete, read from the table once per row (after the first item's
-        // barrier, which publishes the table), not once per item.
+        // barrier, which publishes the table), not once per item. out: row (n, dy)'s strip, kept from row to row.
         int32_t e = 0, dy = b.dy0, slot = 0, next = -1;
         int64_t n = b.n0;
+        auto *out = reinterpret_cast<uint8_t *>(p.dst.data + n * p.dst.stride[kN] + int64_t(dy) * p.dst.stride[kH]) + int64_t(x0) * CT;
         auto step = [&](auto window, int32_t i) {
             constexpr int S = decltype(window)::value;
             if (i >= items) return false;
-            if (i + D < items) {
-                const int32_t next = slot + D < kSlots ? slot + D : slot + D - kSlots;
-                issue(walk, b, slots + next * s.slotPitch);
+            if (!kLate && !kMid && i + D < items) issue(walk, b, slot + D < kSlots ? slot + D : slot + D - kSlots);
+            if constexpr (!kBulk) {
+                bandCommit();
+                bandWait<D>(); // this thread's copies of item i
             }
-            bandCommit();
-            bandWait<D>(); // this thread's copies of item i
             __syncthreads();
+            if (kLate && i + D < items) issue(walk, b, slot + D < kSlots ? slot + D : slot + D - kSlots);
+            if constexpr (kBulk) {
+                bulkWait(bars + slot, (phases >> slot) & 1u);
+                phases ^= 1u << slot;
+            }
             th.template horizontal<S>(words(slots + slot * s.slotPitch));
+            if (kMid && i + D < items) issue(walk, b, slot + D < kSlots ? slot + D : slot + D - kSlots);
             if (next < 0) next = emitAt[0]; // a band has at least one row
             while (next == i) {
-                th.template emit<S>(table[e], reinterpret_cast<uint8_t *>(p.dst.data + n * p.dst.stride[kN] + int64_t(dy) * p.dst.stride[kH]) +
-                                                  int64_t(x0) * CT);
+                th.template emit<S>(table[e], out + th.col0 * CT);
                 ++e;
                 next = e < bandRows ? emitAt[e] : items;
-                if (++dy == m.y.dst) dy = 0, ++n;
+                if (++dy == m.y.dst) {
+                    dy = 0, ++n;
+                    out = reinterpret_cast<uint8_t *>(p.dst.data + n * p.dst.stride[kN]) + int64_t(x0) * CT;
+                } else {
+                    out += p.dst.stride[kH];
+                }
             }
             if (++slot == kSlots) slot = 0;
             return true;
@@ -122,7 +166,9 @@ template <int V> constexpr std::array<Kernel, 3> channelRow() { return {&cubicKe
 const std::array<std::array<Kernel, 3>, kCubicVariantCount> kCubicKernels = {channelRow<0>(), channelRow<1>(), channelRow<2>(), channelRow<3>(),
                                                                               channelRow<4>(), channelRow<5>(), channelRow<6>(), channelRow<7>(),
                                                                               channelRow<8>(), channelRow<9>(), channelRow<10>(), channelRow<11>(),
-                                                                              channelRow<12>(), channelRow<13>(), channelRow<14>(), channelRow<15>()};
+                                                                              channelRow<12>(), channelRow<13>(), channelRow<14>(), channelRow<15>(),
+                                                                              channelRow<16>(), channelRow<17>(), channelRow<18>(), channelRow<19>(),
+                                                                              channelRow<20>(), channelRow<21>(), channelRow<22>(), channelRow<23>()};
 
 template <size_t N> int rowOf(const int (&values)[N], int64_t v) {
     for (size_t i = 0; i < N; ++i)

@@ -109,6 +109,14 @@ int main() {
         {"A13 P4 T160 x4 ahead 8 bands 32", 2, 13, 640, 32},
         {"A14 P5 T128 x4 strips<=640", 2, 14, 640, 0},
         {"A15 P5 T128 x4 ahead 6 <=640", 2, 15, 640, 0},
+        {"B16 P5 T128 x4 bulk <=640", 2, 16, 640, 0},
+        {"B17 P5 T128 x4 bulk ahead 6", 2, 17, 640, 0},
+        {"B18 P5 T128 x4 bulk mid", 2, 18, 640, 0},
+        {"B19 P5 T128 x4 bulk mid nofence", 2, 19, 640, 0},
+        {"B20 P5 T128 x4 bulk mid ahead 6", 2, 20, 640, 0},
+        {"B21 P5 T128 x4 bulk late", 2, 21, 640, 0},
+        {"B22 P5 T128 x4 bulk late nofence", 2, 22, 640, 0},
+        {"B23 P5 T128 x4 bulk late ahead 6", 2, 23, 640, 0},
     };
     constexpr int kSets = 4;
     size_t maxSrc = 0, maxDst = 0;
