@@ -179,8 +179,8 @@ struct ResizeCubicShape {
                        // 320 threads, 4 items; 5 = the same, 6 items; 6 = 4 pixels, 160 threads; 7 = 4 pixels, 256
                        // threads; 8 = 1 pixel, 512 threads; 9 = 2 pixels, 256 threads; 10 = 3 pixels, 224 threads;
                        // 11 = 4 pixels, 160 threads, 6 items; 12 = 4 pixels, 160 threads, 5 blocks per SM; 13 = 4
-                       // pixels, 160 threads, 8 items; 14 = 5 pixels, 128 threads; 15 = the same, 6 items
-                       // (resize_cubic.cu)
+                       // pixels, 160 threads, 8 items; 14 = 5 pixels, 128 threads; 15 = the same, 6 items;
+                       // 16 and 17 = 14 and 15 staged by bulk copies (sm_90 on) (resize_cubic.cu)
     int32_t ahead;     // the variant's source rows whose copies are in flight
     int32_t stripW;
     int32_t strips;
@@ -217,14 +217,21 @@ struct ResizeCubicShape {
 // identical). Variant 14 (5 pixels a thread, 128 threads: a fifth fewer warps per staged row, each with its barrier,
 // wait and copy bookkeeping) then beat it on every shape of the probe (µs, variant 7 first): -> 720x1280 137.8 ->
 // 118.8, 1 channel 62.2 -> 59.2, 16 x 4 channels 84.0 -> 79.3, 2x down 95.4 -> 91.7, 2x up 184.2 -> 159.0 (variant
-// 15, 6 rows ahead, within 0.6 of it): launchResize takes variant 14.
-constexpr int32_t kResizeCubicVariant = 14;    // 5 pixels per thread, 128 threads a block for strips of 640
-constexpr int32_t kResizeCubicMaxStripW = 640; // strips of at most 640 destination columns
+// 15, 6 rows ahead, within 0.6 of it): launchResize took variant 14.
+// Then an emit with predicated stores from one pointer took variant 14 to 113.3-115.1 µs, and variant 16 (the same
+// with one bulk copy an item, resize_cubic.cu) beat it (logs/probe-resize_cubic_bulk.log, two runs, µs, variant 14
+// first): -> 720x1280 113.3-115.1 -> 103.3-104.0 (the copy of the same bytes 70.8-71.2), 16 x 4 channels 80.8-81.0 ->
+// 74.8-75.3, 2x down 89.5-89.7 -> 82.3-82.6; it lost 0.5-1.5 % on 1 channel (56.8-57.1 -> 57.8) and 2x up
+// (148.0-149.6 -> 150.2-151.9). launchResize takes variant 16 where the kernels have sm_90 code
+// (resizeBulkCopyDevice), else variant 14.
+constexpr int32_t kResizeCubicVariant = 16;       // 5 pixels per thread, 128 threads a block for strips of 640, bulk copies
+constexpr int32_t kResizeCubicNoBulkVariant = 14; // the same with cp.async copies by the threads, before sm_90
+constexpr int32_t kResizeCubicMaxStripW = 640;    // strips of at most 640 destination columns
 bool planResizeCubic(const ResizeParams &p, ResizeCubicShape &shape, int32_t variant = kResizeCubicVariant,
                      int32_t maxStripW = kResizeCubicMaxStripW);
 // Whether launchResize prefers the separable CUBIC path over the row paths for p, planned as `shape`: 3 and 4
-// channels; one channel when kResizeCubicOneChannel and the plan kept kResizeCubicVariant (variant 14 beats the row
-// paths there, 59.2 against 150.0 µs at 32x1080x1920x1 -> 720x1280); a source it does not take keeps the row paths
+// channels; one channel when kResizeCubicOneChannel and the plan kept kResizeCubicVariant or kResizeCubicNoBulkVariant
+// (they beat the row paths there, 57.8 and 59.2 against 150.0 µs at 32x1080x1920x1 -> 720x1280); a source they do not take keeps the row paths
 // (variant 2 was not timed on one since border folding).
 constexpr bool kResizeCubicOneChannel = true;
 bool resizeCubicPreferred(const ResizeParams &p, const ResizeCubicShape &shape);

@@ -26,22 +26,25 @@ using namespace resize;
 // resident threads (`blocks` per SM: 3 x 320 threads at 2 pixels keep 64 registers, no spills) so that the
 // barrier of one block is hidden by the others. They take sources of 16-byte aligned rows of whole chunks
 // (cubicAligned); planResizeCubic gives other shapes kCubicGeneralVariant.
+//
+// The bulk variants (16 on, sm_90 on: resizeBulkCopyDevice) stage an item with one bulk copy by thread 0 that
+// completes on the slot's mbarrier (common/bulk_copy.cuh): no copy instructions in the other threads, which only wait
+// on the barrier. Thread 0 issues it right after the item's __syncthreads and a proxy fence (every thread's reads of
+// the slot it overwrites, two items back, before the copy's writes); issued before the barrier the fence waited for
+// thread 0's stores of the emit just before, and the block with it (bench/probes/resize_cubic_variants.cu,
+// docs/verification/logs/probe-resize_cubic_bulk.log: 104.0 against 106.5 us on the benchmark row).
 struct CubicVariant {
     int pixels, threads, ahead, blocks;
-    bool aligned;
-    int bulk; // 0: cp.async by the copying threads; else one bulk copy by thread 0: 1 before the item's barrier
-              // after a proxy fence, 2 the same without the fence, 3 after the barrier with the fence, 4 without,
-              // 5 between the item's horizontal sums and its emits with the fence, 6 without
+    bool aligned, bulk;
 };
 constexpr CubicVariant kCubicVariants[] = {
     {2, 320, 4, 2, false}, {4, 256, 4, 2, false}, {4, 320, 4, 2, false}, {4, 256, 8, 2, false},
     {2, 320, 4, 3, true},  {2, 320, 6, 3, true},  {4, 160, 4, 4, true},  {4, 256, 4, 2, true},
     {1, 512, 4, 2, true},  {2, 256, 4, 4, true},  {3, 224, 4, 3, true},  {4, 160, 6, 4, true},
     {4, 160, 4, 5, true},  {4, 160, 8, 4, true},  {5, 128, 4, 4, true},  {5, 128, 6, 4, true},
-    {5, 128, 4, 4, true, 1}, {5, 128, 6, 4, true, 1}, {5, 128, 4, 4, true, 5}, {5, 128, 4, 4, true, 6},
-    {5, 128, 6, 4, true, 5}, {5, 128, 4, 4, true, 3}, {5, 128, 4, 4, true, 4}, {5, 128, 6, 4, true, 3},
+    {5, 128, 4, 4, true, true}, {5, 128, 6, 4, true, true},
 };
-constexpr int kCubicVariantCount = 24;
+constexpr int kCubicVariantCount = 18;
 constexpr int kCubicGeneralVariant = 2;
 
 // Grid (strips, band blocks): a block computes its columns' taps once, then per band builds the rows' table and
@@ -52,9 +55,7 @@ constexpr int kCubicGeneralVariant = 2;
 // table.
 template <int CT, int V>
 __global__ void __launch_bounds__(kCubicVariants[V].threads, kCubicVariants[V].blocks) cubicKernel(ResizeParams p, Mapping m, CubicShape s) {
-    constexpr bool kAligned = kCubicVariants[V].aligned, kBulk = kCubicVariants[V].bulk != 0;
-    constexpr int kMode = kCubicVariants[V].bulk;
-    constexpr bool kFence = kMode == 1 || kMode == 3 || kMode == 5, kLate = kMode == 3 || kMode == 4, kMid = kMode >= 5;
+    constexpr bool kAligned = kCubicVariants[V].aligned, kBulk = kCubicVariants[V].bulk;
     static_assert(!kBulk || kAligned, "a bulk copy takes whole 16-byte chunks");
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
     if constexpr (kBulk) __trap(); // launched only on sm_90 and later (resizeBulkCopyDevice)
@@ -86,7 +87,7 @@ __global__ void __launch_bounds__(kCubicVariants[V].threads, kCubicVariants[V].b
             if (tid != 0) return; // the other threads' walks are never read
             const int32_t y = clampIndex(walk.v, m.y.src);
             const auto *row = reinterpret_cast<const uint8_t *>(p.src.data + walk.n * p.src.stride[kN] + int64_t(y) * p.src.stride[kH]);
-            if constexpr (kFence) bulkProxyFence(); // every thread's reads of the slot (ordered by the last barrier) before the copy's writes
+            bulkProxyFence(); // every thread's reads of the slot (ordered by the last barrier) before the copy's writes
             bulkCopy(slot + kCubicLead, row + chunk0, uint32_t(bulkBytes), bars + k);
             advance(b, walk);
         } else if constexpr (kAligned) {
@@ -120,19 +121,18 @@ __global__ void __launch_bounds__(kCubicVariants[V].threads, kCubicVariants[V].b
         auto step = [&](auto window, int32_t i) {
             constexpr int S = decltype(window)::value;
             if (i >= items) return false;
-            if (!kLate && !kMid && i + D < items) issue(walk, b, slot + D < kSlots ? slot + D : slot + D - kSlots);
+            if (!kBulk && i + D < items) issue(walk, b, slot + D < kSlots ? slot + D : slot + D - kSlots);
             if constexpr (!kBulk) {
                 bandCommit();
                 bandWait<D>(); // this thread's copies of item i
             }
             __syncthreads();
-            if (kLate && i + D < items) issue(walk, b, slot + D < kSlots ? slot + D : slot + D - kSlots);
+            if (kBulk && i + D < items) issue(walk, b, slot + D < kSlots ? slot + D : slot + D - kSlots);
             if constexpr (kBulk) {
                 bulkWait(bars + slot, (phases >> slot) & 1u);
                 phases ^= 1u << slot;
             }
             th.template horizontal<S>(words(slots + slot * s.slotPitch));
-            if (kMid && i + D < items) issue(walk, b, slot + D < kSlots ? slot + D : slot + D - kSlots);
             if (next < 0) next = emitAt[0]; // a band has at least one row
             while (next == i) {
                 th.template emit<S>(table[e], out + th.col0 * CT);
@@ -167,8 +167,7 @@ const std::array<std::array<Kernel, 3>, kCubicVariantCount> kCubicKernels = {cha
                                                                               channelRow<4>(), channelRow<5>(), channelRow<6>(), channelRow<7>(),
                                                                               channelRow<8>(), channelRow<9>(), channelRow<10>(), channelRow<11>(),
                                                                               channelRow<12>(), channelRow<13>(), channelRow<14>(), channelRow<15>(),
-                                                                              channelRow<16>(), channelRow<17>(), channelRow<18>(), channelRow<19>(),
-                                                                              channelRow<20>(), channelRow<21>(), channelRow<22>(), channelRow<23>()};
+                                                                              channelRow<16>(), channelRow<17>()};
 
 template <size_t N> int rowOf(const int (&values)[N], int64_t v) {
     for (size_t i = 0; i < N; ++i)
@@ -223,7 +222,8 @@ bool planResizeCubic(const ResizeParams &p, ResizeCubicShape &s, int32_t variant
 }
 
 bool resizeCubicPreferred(const ResizeParams &p, const ResizeCubicShape &shape) {
-    return p.src.shape[kC] != 1 || (kResizeCubicOneChannel && shape.variant == kResizeCubicVariant);
+    return p.src.shape[kC] != 1 ||
+           (kResizeCubicOneChannel && (shape.variant == kResizeCubicVariant || shape.variant == kResizeCubicNoBulkVariant));
 }
 
 void setResizeCubicBands(ResizeCubicShape &s, int64_t rows, int64_t blocks) {

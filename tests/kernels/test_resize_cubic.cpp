@@ -73,7 +73,9 @@ TEST_CASE("planResizeCubic: the benchmark's rows and what stays on the other pat
         {"bench, aligned: 4 pixels, 160 threads, 5 blocks per SM", params(src, to720, kCubic), 12, true, 640, 2, 160},
         {"bench, aligned: 4 pixels, 160 threads, 8 items in flight", params(src, to720, kCubic), 13, true, 640, 2, 160},
         {"bench, aligned: 5 pixels, 128 threads", params(src, to720, kCubic), 14, true, 640, 2, 128},
-        {"no such variant", params(src, to720, kCubic), 16, false, 0, 0, 0},
+        {"bench, bulk copies: 5 pixels, 128 threads", params(src, to720, kCubic), 16, true, 640, 2, 128},
+        {"bulk variant, source 1 byte off: variant 2 instead", params(unaligned, to720, kCubic), 16, true, 1280, 1, 320},
+        {"no such variant", params(src, to720, kCubic), 18, false, 0, 0, 0},
     };
     for (const PlanRow &r : rows) {
         INFO(r.what);
@@ -118,6 +120,12 @@ TEST_CASE("planResizeCubic: the benchmark's rows and what stays on the other pat
         REQUIRE(cvk::planResizeCubic(r.p, planned));
         CHECK(cvk::resizeCubicPreferred(r.p, planned) == r.preferred);
     }
+    // launchResize's plan where the kernels lack sm_90 code (no bulk copies): one channel stays on the separable path
+    cvk::ResizeCubicShape noBulk{};
+    const cvk::ResizeParams one = params(nhwc(kAligned, 32, 1080, 1920, 1), nhwc(kAligned, 32, 720, 1280, 1), kCubic);
+    REQUIRE(cvk::planResizeCubic(one, noBulk, cvk::kResizeCubicNoBulkVariant));
+    CHECK(noBulk.variant == cvk::kResizeCubicNoBulkVariant);
+    CHECK(cvk::resizeCubicPreferred(one, noBulk) == cvk::kResizeCubicOneChannel);
 }
 
 TEST_CASE("setResizeCubicBands: one band per block, at most kCubicMaxBandRows rows", "[resize][cubic][cpu]") {
@@ -150,15 +158,17 @@ struct BlockRow {
 };
 
 // The kernel variants' pixels per thread and staging (resize_cubic.cu's kCubicVariants): 4 on are the aligned ones.
-constexpr int kVariantPixels[] = {2, 4, 4, 4, 2, 2, 4, 4, 1, 2, 3, 4, 4, 4, 5, 5}; // resize_cubic.cu's kCubicVariants
-static_assert(sizeof(kVariantPixels) / sizeof(kVariantPixels[0]) == 16, "one entry per variant");
+// The bulk variants (16 on) stage the same bytes at the same slot offsets as the aligned ones (one bulk copy of the
+// span's chunks), so the same phases model them.
+constexpr int kVariantPixels[] = {2, 4, 4, 4, 2, 2, 4, 4, 1, 2, 3, 4, 4, 4, 5, 5, 5, 5}; // resize_cubic.cu's kCubicVariants
+static_assert(sizeof(kVariantPixels) / sizeof(kVariantPixels[0]) == 18, "one entry per variant");
 constexpr bool variantAligned(int32_t v) { return v >= 4; }
 
 template <int CT, int P, bool A, int S> void filter(std::vector<CubicThread<CT, P, A>> &threads, const uint8_t *slot) {
     for (auto &t : threads) t.template horizontal<S>(A ? reinterpret_cast<const uint32_t *>(slot) : cubicWords(slot));
 }
 template <int CT, int P, bool A, int S> void emitRow(const std::vector<CubicThread<CT, P, A>> &threads, const CubicRowEntry &e, uint8_t *out) {
-    for (const auto &t : threads) t.template emit<S>(e, out);
+    for (const auto &t : threads) t.template emit<S>(e, out + t.col0 * CT); // the kernel's: each thread's first pixel
 }
 
 // Every block of the kernel (cubicKernel in resize_cubic.cu): per strip the threads' column constants, then per band
@@ -170,7 +180,7 @@ template <int CT, int P, bool A> void runCubic(const cvk::ResizeParams &p, const
     const int D = s.ahead, kSlots = cubicSlots(D);
     auto *table = reinterpret_cast<CubicRowEntry *>(slots + kSlots * s.slotPitch);
     auto *emitAt = reinterpret_cast<int32_t *>(table + kCubicMaxBandRows);
-    REQUIRE(int64_t(kSlots) * s.slotPitch + kCubicMaxBandRows * int64_t(sizeof(CubicRowEntry) + 4) == s.smemBytes);
+    REQUIRE(int64_t(kSlots) * (s.slotPitch + 8) + kCubicMaxBandRows * int64_t(sizeof(CubicRowEntry) + 4) == s.smemBytes); // + an mbarrier a slot
     const int nthreads = s.threads;
     const int64_t rows = p.dst.shape[cvk::kN] * m.y.dst;
     for (int32_t strip = 0; strip < s.strips; ++strip) {
@@ -295,6 +305,9 @@ TEST_CASE("separable CUBIC path: every block equals the per-pixel sampler byte f
         {"aligned: 1.5x down, 5 pixels, bands across images", 3, 108, 192, 3, 72, 128, 14, 0, 0, 0, 0, 7, 0, true},
         {"aligned: 2x up, 4 channels, 5 pixels, 6 ahead, unaligned destination", 2, 21, 32, 4, 42, 64, 15, 0, 1, 0, 2, 4, 0, true},
         {"aligned: 2x up, 3 channels, 3 pixels, destination 1 byte off", 2, 27, 48, 3, 54, 96, 10, 0, 0, 0, 1, 5, 0, true},
+        {"bulk: 1.5x down, 5 pixels, bands across images", 3, 108, 192, 3, 72, 128, 16, 0, 0, 0, 0, 7, 0, true},
+        {"bulk: 2x up, 4 channels, 6 ahead, destination 2 bytes off", 2, 21, 32, 4, 42, 64, 17, 0, 1, 0, 2, 4, 0, true},
+        {"bulk: 1 channel, 4x down, rows padded by 16, narrow strips", 2, 50, 48, 1, 13, 12, 16, 16, 0, 0, 0, 2, 20, true},
         {"aligned variant on 517 x 3 bytes a row (+ 1 of padding): variant 2", 1, 33, 517, 3, 21, 290, 4, 1, 0, 0, 0, 3, 0, false},
         {"aligned variant on a source 4 bytes off: variant 2", 2, 21, 32, 4, 42, 64, 6, 0, 0, 4, 0, 3, 0, false},
     };
