@@ -7,7 +7,8 @@
 // path's on random data (outputs poisoned differently first); `cpu`: bytes of image 0 (every 7th row) where the
 // current path differs from samplePixel run on the host. Exits 1 on any mismatch. The timed cases are the
 // benchmark's (32x1080x1920x3 -> 720x1280), 1 and 4 channels, 2x down and 2x up; the untimed ones odd sizes, padded
-// rows and an unaligned source. CUBIC_PROBE_NCU=1 launches each variant once on the benchmark case, for Nsight Compute.
+// rows and an unaligned source. CUBIC_PROBE_NCU=1 launches each variant once on the benchmark case, for Nsight Compute;
+// CUBIC_PROBE_UNTIMED=1 runs the untimed shapes only (for compute-sanitizer).
 #include "probe_timing.cuh"
 #include "resize.hpp"
 #include "resize_filters.cuh"
@@ -133,9 +134,12 @@ int main() {
     int64_t failures = 0;
     // CUBIC_PROBE_NCU=1: the benchmark case only, each variant launched once untimed (for Nsight Compute)
     const bool ncu = std::getenv("CUBIC_PROBE_NCU") != nullptr;
+    // CUBIC_PROBE_UNTIMED=1: the untimed shapes only (odd sizes, padded rows, unaligned sources), e.g. under compute-sanitizer
+    const bool untimedOnly = std::getenv("CUBIC_PROBE_UNTIMED") != nullptr;
     std::printf("%-42s %-30s %9s %8s %10s %s\n", "case", "variant", "us", "x copy", "mismatch", "geometry");
     for (const Case &c : cases) {
         if (ncu && &c != &cases[0]) break;
+        if (untimedOnly && c.timed) continue;
         const size_t srcBytes = size_t(c.n * c.h * (c.w * c.c + c.srcPad)), dstBytes = size_t(c.n * c.oh * (c.ow * c.c + c.dstPad));
         ResizeParams ps[kSets];
         for (int i = 0; i < kSets; ++i) {
