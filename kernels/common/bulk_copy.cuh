@@ -36,6 +36,18 @@ __device__ __forceinline__ void bulkWait(uint64_t *bar, uint32_t phase) {
     CVK_BULK_ASM("{\n.reg .pred p;\nW:\nmbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1;\n@!p bra W;\n}\n" ::"r"(b), "r"(phase) : "memory");
 }
 
+// The other direction: bytes [slot, slot + bytes) of shared memory to global memory `to`, in this thread's current
+// bulk group (bulkStoreCommit closes it). The threads that wrote the slot run bulkProxyFence, then a barrier, before
+// one issues the copy; the slot is written again only after bulkStoreWaitRead<N> (at most N of this thread's groups
+// still reading shared memory).
+__device__ __forceinline__ void bulkStore(char *to, const void *slot, uint32_t bytes) {
+    const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(slot));
+    CVK_BULK_ASM("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;\n" ::"l"(to), "r"(s), "r"(bytes) : "memory");
+}
+__device__ __forceinline__ void bulkStoreCommit() { CVK_BULK_ASM("cp.async.bulk.commit_group;\n" ::: "memory"); }
+template <int N> __device__ __forceinline__ void bulkStoreWaitRead() { CVK_BULK_ASM("cp.async.bulk.wait_group.read %0;\n" ::"n"(N) : "memory"); }
+template <int N> __device__ __forceinline__ void bulkStoreWait() { CVK_BULK_ASM("cp.async.bulk.wait_group %0;\n" ::"n"(N) : "memory"); }
+
 #undef CVK_BULK_ASM
 #endif
 
