@@ -11,6 +11,8 @@
 #include "copy.hpp"
 #include "flip_thread.cuh"
 
+#include "common/bulk_copy.cuh"
+#include "common/bulk_device.hpp"
 #include "common/vector_io.cuh"
 
 #include <vector>
@@ -307,6 +309,117 @@ __global__ void __launch_bounds__(kBlockThreads, 4) flipColumnGroups(FlipParams 
     }
 }
 
+// Whole-row unit u of a launch over runs of rowsPerUnit rows (blocksPerPlane runs a plane, the last one shorter): its
+// destination rows [h0, h0 + count) of plane (o1, o0), read from the same rows or (FlipRows) from rows
+// [height - h0 - count, height - h0); rows follow each other at rowBytes on both sides.
+struct RowUnit {
+    const char *src;
+    char *dst;
+    int count;
+};
+template <bool FlipRows>
+__device__ __forceinline__ RowUnit rowUnitAt(const FlipParams &p, int64_t rowBytes, int rowsPerUnit, int64_t blocksPerPlane, int64_t u) {
+    int64_t block, o0;
+    const int64_t plane = divmod(u, blocksPerPlane, block);
+    const int64_t o1 = divmod(plane, p.shape[kOuter0], o0);
+    const int64_t height = p.shape[kHeight], h0 = block * rowsPerUnit;
+    RowUnit r;
+    r.count = static_cast<int>(height - h0 < rowsPerUnit ? height - h0 : rowsPerUnit);
+    r.src = p.src + o1 * p.srcStrides[kOuter1] + o0 * p.srcStrides[kOuter0] + (FlipRows ? height - h0 - r.count : h0) * rowBytes;
+    r.dst = p.dst + o1 * p.dstStrides[kOuter1] + o0 * p.dstStrides[kOuter0] + h0 * rowBytes;
+    return r;
+}
+
+// The group pairs of a span of `count` whole rows staged in shared memory (rowVectors 16-byte vectors a row, whole
+// groups of G = groupBytes(P) bytes), pairs first, first + stride, ...: each row's pixels reversed (each row's group
+// k with its group groups - 1 - k), or FlipRows the whole span's (group k with group count * groups - 1 - k: the rows
+// mirrored in order and each mirrored). Both groups of a pair are read before either is written (they are one
+// group in the middle of an odd count).
+template <int P, bool FlipRows> __device__ __forceinline__ void reverseSpanGroups(uint4 *span, int count, int rowVectors, int first, int stride) {
+    constexpr int G = GroupShape<P>::G, V = GroupShape<P>::V;
+    const int groups = rowVectors / V, halfGroups = (groups + 1) / 2;
+    const int total = FlipRows ? count * groups : groups, half = FlipRows ? (total + 1) / 2 : halfGroups;
+    for (int q = first; q < (FlipRows ? half : count * halfGroups); q += stride) {
+        const int j = FlipRows ? 0 : static_cast<int>(static_cast<unsigned>(q) / static_cast<unsigned>(halfGroups)), k = q - j * half;
+        uint4 *front = &span[j * rowVectors + k * V], *back = &span[j * rowVectors + (total - 1 - k) * V];
+        uint32_t x[G / 4], y[G / 4], r[G / 4];
+#pragma unroll
+        for (int v = 0; v < V; ++v) {
+            const uint4 f = front[v], b = back[v];
+            x[4 * v] = f.x, x[4 * v + 1] = f.y, x[4 * v + 2] = f.z, x[4 * v + 3] = f.w;
+            y[4 * v] = b.x, y[4 * v + 1] = b.y, y[4 * v + 2] = b.z, y[4 * v + 3] = b.w;
+        }
+        reversePixels<P, G>(y, r);
+#pragma unroll
+        for (int v = 0; v < V; ++v) front[v] = make_uint4(r[4 * v], r[4 * v + 1], r[4 * v + 2], r[4 * v + 3]);
+        reversePixels<P, G>(x, r);
+#pragma unroll
+        for (int v = 0; v < V; ++v) back[v] = make_uint4(r[4 * v], r[4 * v + 1], r[4 * v + 2], r[4 * v + 3]);
+    }
+}
+
+// The whole-row units of flipColumnRows (below), staged by bulk copies (sm_90 on: common/bulk_copy.cuh) instead of a
+// warp's cp.async: a block of kBulkThreads threads owns kBulkStages stages of shared memory, each one unit of up to
+// rowsPerUnit rows (one contiguous span). Thread 0 loads a unit with one bulk copy that completes on the stage's
+// mbarrier; the block waits on it, reverses the span's group pairs in place (reverseSpanGroups), fences (its writes
+// before the async proxy's reads) and meets at a barrier; thread 0 stores the span with one bulk store, then refills
+// the stage of the previous unit with the block's unit kBulkStages units on, once that stage's store has read it
+// (at most this unit's store still reading). Blocks are persistent (one wave), units strided by the grid. In place
+// is race-free: a unit's span is read whole before it is written, and units are disjoint.
+// On an H200 (bench/probes/flip_rows_units.cu, logs/probe-flip_rows_bulk.log, two runs): 256x224x224x3 uint8
+// flipCode 1 in 22.28 / 22.16 µs against 22.55 / 22.38 for flipColumnRows, -1 in 22.16 / 22.00 against 22.65 /
+// 22.49 (copy 21.24 / 21.10); 6 rows a unit and 6 stages were faster at -1 only, 12-24 rows a unit or 256 threads slower.
+constexpr int kBulkThreads = 128;
+constexpr int kBulkStages = 4;
+constexpr int64_t kBulkUnitBytes = 8 * 224 * 3; // rows a unit: as many as fit (at least 2: planFlipKernel's condition)
+template <int P, bool FlipRows> __global__ void __launch_bounds__(kBulkThreads) flipRowsBulk(FlipParams p, int64_t rowBytes, int rowsPerUnit) {
+#if __CUDA_ARCH__ >= 900
+    extern __shared__ uint4 bulkStage[];
+    const int unitVectors = static_cast<int>(rowsPerUnit * rowBytes / 16);
+    uint64_t *full = reinterpret_cast<uint64_t *>(bulkStage + kBulkStages * unitVectors);
+    const int64_t blocksPerPlane = (p.shape[kHeight] + rowsPerUnit - 1) / rowsPerUnit;
+    const int64_t units = p.shape[kOuter1] * p.shape[kOuter0] * blocksPerPlane;
+    const int rowVectors = static_cast<int>(rowBytes / 16);
+    const int tid = static_cast<int>(threadIdx.x);
+    const int64_t step = gridDim.x;
+    const auto unitAt = [&](int64_t u) { return rowUnitAt<FlipRows>(p, rowBytes, rowsPerUnit, blocksPerPlane, u); };
+    const auto load = [&](int stage, int64_t u) {
+        const RowUnit r = unitAt(u);
+        bulkCopy(reinterpret_cast<uint8_t *>(bulkStage + stage * unitVectors), reinterpret_cast<const uint8_t *>(r.src),
+                 static_cast<uint32_t>(r.count * rowBytes), full + stage);
+    };
+    if (tid == 0) {
+        for (int k = 0; k < kBulkStages; ++k) bulkBarrierInit(full + k);
+        bulkBarrierInitFence();
+        for (int k = 0; k < kBulkStages && blockIdx.x + k * step < units; ++k) load(k, blockIdx.x + k * step);
+    }
+    __syncthreads();
+    int k = 0;
+    uint32_t phase = 0;
+    for (int64_t u = blockIdx.x; u < units; u += step) {
+        const RowUnit r = unitAt(u);
+        uint4 *span = bulkStage + k * unitVectors;
+        bulkWait(full + k, phase);
+        reverseSpanGroups<P, FlipRows>(span, r.count, rowVectors, tid, kBulkThreads);
+        bulkProxyFence();
+        __syncthreads();
+        if (tid == 0) {
+            bulkStore(r.dst, span, static_cast<uint32_t>(r.count * rowBytes));
+            bulkStoreCommit();
+            const int64_t refill = u - step + kBulkStages * step; // the previous unit's successor in its stage
+            if (u >= blockIdx.x + step && refill < units) {
+                bulkStoreWaitRead<1>(); // the previous unit's store has read its stage
+                load(k == 0 ? kBulkStages - 1 : k - 1, refill);
+            }
+        }
+        if (++k == kBulkStages) k = 0, phase ^= 1u;
+    }
+    if (tid == 0) bulkStoreWait<0>(); // the stores read shared memory until they complete
+#else
+    __trap(); // launched only where flipBulkDevice(): the bulk copies and their mbarriers are sm_90 instructions
+#endif
+}
+
 // Horizontal flip of short packed rows that follow each other in memory (row stride R = rowBytes on both sides; R a
 // multiple of 16, rows 16-byte aligned). A warp unit is a run of up to `rowsPerUnit` whole rows of one plane: one
 // contiguous span, copied into the warp's stage (cp.async), reversed there group pair by group pair (the middle group
@@ -319,52 +432,25 @@ __global__ void __launch_bounds__(kBlockThreads, 4) flipColumnGroups(FlipParams 
 // in 22.63 µs against 23.39 with the rows merged into one long row per image (flipColumnGroups; copy 21.29).
 template <int P, bool FlipRows>
 __global__ void __launch_bounds__(kBlockThreads, 4) flipColumnRows(FlipParams p, int64_t rowBytes, int rowsPerUnit) {
-    using Shape = GroupShape<P>;
-    constexpr int G = Shape::G, V = Shape::V, spanVectors = stageVectors(V);
+    constexpr int spanVectors = stageVectors(GroupShape<P>::V);
     __shared__ uint4 stage[kWarpsPerBlock][spanVectors]; // 16 KiB for V == 1, 24 KiB for V == 3
     uint4(&span)[spanVectors] = stage[threadIdx.x / kWarp];
-    const int64_t height = p.shape[kHeight];
-    const int64_t blocksPerPlane = (height + rowsPerUnit - 1) / rowsPerUnit;
+    const int64_t blocksPerPlane = (p.shape[kHeight] + rowsPerUnit - 1) / rowsPerUnit;
     const int64_t units = p.shape[kOuter1] * p.shape[kOuter0] * blocksPerPlane;
-    const int rowVectors = static_cast<int>(rowBytes / 16), groups = static_cast<int>(rowBytes / G);
-    const int halfGroups = (groups + 1) / 2;
+    const int rowVectors = static_cast<int>(rowBytes / 16);
     const WarpLoop loop;
     const int l = lane();
     for (int64_t u = loop.first; u < units; u += loop.step) {
-        int64_t block, o0;
-        const int64_t plane = divmod(u, blocksPerPlane, block);
-        const int64_t o1 = divmod(plane, p.shape[kOuter0], o0);
-        const int64_t h0 = block * rowsPerUnit;
-        const int count = static_cast<int>(height - h0 < rowsPerUnit ? height - h0 : rowsPerUnit);
-        const int64_t s0 = FlipRows ? height - h0 - count : h0;
-        const char *s = p.src + o1 * p.srcStrides[kOuter1] + o0 * p.srcStrides[kOuter0] + s0 * rowBytes;
-        char *d = p.dst + o1 * p.dstStrides[kOuter1] + o0 * p.dstStrides[kOuter0] + h0 * rowBytes;
-        const int vectors = count * rowVectors;
+        const RowUnit unit = rowUnitAt<FlipRows>(p, rowBytes, rowsPerUnit, blocksPerPlane, u);
+        const char *s = unit.src;
+        char *d = unit.dst;
+        const int count = unit.count, vectors = count * rowVectors;
 #pragma unroll 4
         for (int i = l; i < spanVectors; i += kWarp)
             if (i < vectors) copyToShared(&span[i], s + 16 * int64_t(i));
         waitShared();
         __syncwarp();
-        // Group pairs: of each row, or (FlipRows) of the whole span.
-        const int total = FlipRows ? count * groups : groups, half = FlipRows ? (total + 1) / 2 : halfGroups;
-        for (int q = l; q < (FlipRows ? half : count * halfGroups); q += kWarp) {
-            const int j = FlipRows ? 0 : static_cast<int>(static_cast<unsigned>(q) / static_cast<unsigned>(halfGroups)), k = q - j * half;
-            uint4 *front = &span[j * rowVectors + k * V], *back = &span[j * rowVectors + (total - 1 - k) * V];
-            // Both groups are read before either is written (they are one group in the middle of an odd count).
-            uint32_t x[G / 4], y[G / 4], r[G / 4];
-#pragma unroll
-            for (int v = 0; v < V; ++v) {
-                const uint4 f = front[v], b = back[v];
-                x[4 * v] = f.x, x[4 * v + 1] = f.y, x[4 * v + 2] = f.z, x[4 * v + 3] = f.w;
-                y[4 * v] = b.x, y[4 * v + 1] = b.y, y[4 * v + 2] = b.z, y[4 * v + 3] = b.w;
-            }
-            reversePixels<P, G>(y, r);
-#pragma unroll
-            for (int v = 0; v < V; ++v) front[v] = make_uint4(r[4 * v], r[4 * v + 1], r[4 * v + 2], r[4 * v + 3]);
-            reversePixels<P, G>(x, r);
-#pragma unroll
-            for (int v = 0; v < V; ++v) back[v] = make_uint4(r[4 * v], r[4 * v + 1], r[4 * v + 2], r[4 * v + 3]);
-        }
+        reverseSpanGroups<P, FlipRows>(span, count, rowVectors, l, kWarp);
         __syncwarp();
 #pragma unroll 4
         for (int i = l; i < spanVectors; i += kWarp)
@@ -503,9 +589,34 @@ template <int P> cudaError_t launchColumnGroups(const FlipParams &p, cudaStream_
     return cudaGetLastError();
 }
 
-// The whole-row kernel takes as many rows per unit as its stage holds (at least two: planFlipKernel's condition).
+// Whether flipRowsBulk runs here (its sm_90 code).
+bool flipBulkDevice() {
+    static BulkDeviceCache known;
+    return bulkCodeOnDevice(reinterpret_cast<const void *>(&flipRowsBulk<1, false>), known);
+}
+
+// flipRowsBulk: units of kBulkUnitBytes at most, one wave of blocks (cached per device: the occupancy call costs
+// host time every launch would pay).
+template <int P> cudaError_t launchRowsBulk(const FlipParams &p, int64_t rowBytes, cudaStream_t stream) {
+    const int rows = static_cast<int>(kBulkUnitBytes / rowBytes > 2 ? kBulkUnitBytes / rowBytes : 2);
+    const int smem = kBulkStages * (rows * static_cast<int>(rowBytes) + 8);
+    const int64_t units = p.shape[kOuter1] * p.shape[kOuter0] * ceilDiv(p.shape[kHeight], rows);
+    int device = 0, sms = 0, perSm = 0;
+    cudaError_t err = cudaGetDevice(&device);
+    if (err == cudaSuccess) err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+    const auto kernel = p.flipRows ? &flipRowsBulk<P, true> : &flipRowsBulk<P, false>;
+    if (err == cudaSuccess) err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, kernel, kBulkThreads, smem);
+    if (err != cudaSuccess) return err;
+    const int64_t wave = int64_t(sms) * (perSm > 0 ? perSm : 1);
+    kernel<<<static_cast<unsigned>(units < wave ? units : wave), kBulkThreads, smem, stream>>>(p, rowBytes, rows);
+    return cudaGetLastError();
+}
+
+// The whole-row kernel takes as many rows per unit as its stage holds (at least two: planFlipKernel's condition);
+// from sm_90 on, flipRowsBulk.
 template <int P> cudaError_t launchColumnRows(const FlipParams &p, cudaStream_t stream) {
     const int64_t rowBytes = p.shape[kWidth] * P;
+    if (flipBulkDevice()) return launchRowsBulk<P>(p, rowBytes, stream);
     const int rows = static_cast<int>(stageVectors(GroupShape<P>::V) / (rowBytes / 16));
     const int64_t units = p.shape[kOuter1] * p.shape[kOuter0] * ceilDiv(p.shape[kHeight], rows);
     const FlipLaunchShape g = flipLaunchShape(units);
@@ -623,6 +734,8 @@ template <int... Ps> void listColumnGroups(std::vector<const void *> &out) {
     (out.push_back(reinterpret_cast<const void *>(&flipColumnGroups<Ps>)), ...);
     (out.push_back(reinterpret_cast<const void *>(&flipColumnRows<Ps, false>)), ...);
     (out.push_back(reinterpret_cast<const void *>(&flipColumnRows<Ps, true>)), ...);
+    (out.push_back(reinterpret_cast<const void *>(&flipRowsBulk<Ps, false>)), ...);
+    (out.push_back(reinterpret_cast<const void *>(&flipRowsBulk<Ps, true>)), ...);
 }
 template <int... Ps> void listColumnFlat(std::vector<const void *> &out) {
     (out.push_back(reinterpret_cast<const void *>(&flipColumnFlat<Ps, groupBytes(Ps)>)), ...);

@@ -1,6 +1,7 @@
 // cvResize's AREA row path (resize_area.cuh): when it applies (planResizeArea), its block width and bands, and its
 // kernels per (compiled taps, channel count), dispatched through one table without holes.
 #include "resize.hpp"
+#include "common/bulk_device.hpp"
 #include "resize_area.cuh"
 #include "resize_area_ring.cuh"
 #include "resize_area_warp.cuh"
@@ -8,7 +9,6 @@
 
 #include <algorithm>
 #include <array>
-#include <atomic>
 #include <climits>
 #include <vector>
 
@@ -256,21 +256,10 @@ bool planResizeAreaRing(const ResizeParams &p, const ResizeAreaShape &block, Res
     return s.smemBytes <= kAreaSmemLimit;
 }
 
-// The code CUDA picked for the current device was compiled from sm_90 PTX or later (cudaFuncAttributes::ptxVersion):
-// not the device's compute capability, since a build without sm_90 code runs older PTX there, JIT-compiled, in
-// which the warp kernels trap. Asked once per device.
+// Whether the warp and ring kernels (and the other bulk-copy kernels of cvResize, built for the same targets) run here.
 bool resizeBulkCopyDevice() {
-    constexpr int kDevices = 64;
-    static std::atomic<int8_t> known[kDevices]; // 0 unknown, 1 no, 2 yes
-    int device = 0;
-    if (cudaGetDevice(&device) != cudaSuccess || device < 0 || device >= kDevices) return false;
-    int8_t k = known[device].load(std::memory_order_relaxed);
-    if (k == 0) {
-        cudaFuncAttributes a{};
-        k = cudaFuncGetAttributes(&a, reinterpret_cast<const void *>(kAreaWarpKernels[0][0][0])) == cudaSuccess && a.ptxVersion >= 90 ? 2 : 1;
-        known[device].store(k, std::memory_order_relaxed);
-    }
-    return k == 2;
+    static BulkDeviceCache known;
+    return bulkCodeOnDevice(reinterpret_cast<const void *>(kAreaWarpKernels[0][0][0]), known);
 }
 
 bool resizeAreaRingPreferred(const ResizeAreaShape &shape) { return kAreaTaps[shape.taps] > kAreaWarpPairTaps && shape.warps >= kAreaRingMinWarps; }

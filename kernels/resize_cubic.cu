@@ -38,11 +38,11 @@ struct CubicVariant {
     bool aligned, bulk;
 };
 constexpr CubicVariant kCubicVariants[] = {
-    {2, 320, 4, 2, false}, {4, 256, 4, 2, false}, {4, 320, 4, 2, false}, {4, 256, 8, 2, false},
-    {2, 320, 4, 3, true},  {2, 320, 6, 3, true},  {4, 160, 4, 4, true},  {4, 256, 4, 2, true},
-    {1, 512, 4, 2, true},  {2, 256, 4, 4, true},  {3, 224, 4, 3, true},  {4, 160, 6, 4, true},
-    {4, 160, 4, 5, true},  {4, 160, 8, 4, true},  {5, 128, 4, 4, true},  {5, 128, 6, 4, true},
-    {5, 128, 4, 4, true, true}, {5, 128, 6, 4, true, true},
+    {2, 320, 4, 2, false, false}, {4, 256, 4, 2, false, false}, {4, 320, 4, 2, false, false}, {4, 256, 8, 2, false, false},
+    {2, 320, 4, 3, true, false},  {2, 320, 6, 3, true, false},  {4, 160, 4, 4, true, false},  {4, 256, 4, 2, true, false},
+    {1, 512, 4, 2, true, false},  {2, 256, 4, 4, true, false},  {3, 224, 4, 3, true, false},  {4, 160, 6, 4, true, false},
+    {4, 160, 4, 5, true, false},  {4, 160, 8, 4, true, false},  {5, 128, 4, 4, true, false},  {5, 128, 6, 4, true, false},
+    {5, 128, 4, 4, true, true},   {5, 128, 6, 4, true, true},
 };
 constexpr int kCubicVariantCount = 18;
 constexpr int kCubicGeneralVariant = 2;
