@@ -371,6 +371,9 @@ template <int P, bool FlipRows> __device__ __forceinline__ void reverseSpanGroup
 // 22.49 (copy 21.24 / 21.10); 6 rows a unit and 6 stages were faster at -1 only, 12-24 rows a unit or 256 threads slower.
 constexpr int kBulkThreads = 128;
 constexpr int kBulkStages = 4;
+// Blocks an SM at most: the probe's kernel ran 8 (64 registers a thread); the library's flipCode -1 instantiation
+// needs 56 and fit 9, which took 22.79-22.83 µs against the probe's 22.15-22.30 (logs/probe-flip_rows_bulk-blocks.log).
+constexpr int kBulkBlocksPerSM = 8;
 constexpr int64_t kBulkUnitBytes = 8 * 224 * 3; // rows a unit: as many as fit (at least 2: planFlipKernel's condition)
 template <int P, bool FlipRows> __global__ void __launch_bounds__(kBulkThreads) flipRowsBulk(FlipParams p, int64_t rowBytes, int rowsPerUnit) {
 #if __CUDA_ARCH__ >= 900
@@ -595,8 +598,9 @@ bool flipBulkDevice() {
     return bulkCodeOnDevice(reinterpret_cast<const void *>(&flipRowsBulk<1, false>), known);
 }
 
-// flipRowsBulk: units of kBulkUnitBytes at most, one wave of blocks (cached per device: the occupancy call costs
-// host time every launch would pay).
+// flipRowsBulk: units of kBulkUnitBytes at most, one wave of blocks (at most kBulkBlocksPerSM an SM). The
+// occupancy query costs about a microsecond of host time a launch; this path takes flips of 32 MiB and more, and
+// in-place ones.
 template <int P> cudaError_t launchRowsBulk(const FlipParams &p, int64_t rowBytes, cudaStream_t stream) {
     const int rows = static_cast<int>(kBulkUnitBytes / rowBytes > 2 ? kBulkUnitBytes / rowBytes : 2);
     const int smem = kBulkStages * (rows * static_cast<int>(rowBytes) + 8);
@@ -607,7 +611,7 @@ template <int P> cudaError_t launchRowsBulk(const FlipParams &p, int64_t rowByte
     const auto kernel = p.flipRows ? &flipRowsBulk<P, true> : &flipRowsBulk<P, false>;
     if (err == cudaSuccess) err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, kernel, kBulkThreads, smem);
     if (err != cudaSuccess) return err;
-    const int64_t wave = int64_t(sms) * (perSm > 0 ? perSm : 1);
+    const int64_t wave = int64_t(sms) * (perSm < 1 ? 1 : perSm > kBulkBlocksPerSM ? kBulkBlocksPerSM : perSm);
     kernel<<<static_cast<unsigned>(units < wave ? units : wave), kBulkThreads, smem, stream>>>(p, rowBytes, rows);
     return cudaGetLastError();
 }
