@@ -73,8 +73,8 @@ class Stream(metaclass=_StreamMeta):
     but keeps one stack for all threads, so there a ``with`` block in one thread changes the current stream of the
     others; here each thread really has its own. ``with`` gives the stream itself (``with cvcuda.Stream() as s:``); the reference gives None.
     The stream lives while this object, or GPU work enqueued on it, lives; then it goes back to a pool, from which a
-    later ``Stream()`` takes it again (with whatever work is still queued on it ahead of the new owner's: see
-    docs/streams.md), so its ``handle`` must not be used after that. ``int(stream)`` is :attr:`handle`.
+    later ``Stream()`` takes it again only once all work queued on it has completed (a new stream never waits behind
+    old work: docs/streams.md), so its ``handle`` must not be used after that. ``int(stream)`` is :attr:`handle`.
 
     Raises ``TypeError`` for a ``device`` of another type (a bool, a float), ``ValueError`` for a non-CUDA device
     (``"cpu"``, ``torch.device("cpu")``, a malformed string), :class:`InvalidArgumentError` (a ``ValueError``) for an
