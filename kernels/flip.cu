@@ -366,7 +366,7 @@ template <int P, bool FlipRows> __device__ __forceinline__ void reverseSpanGroup
 // the stage of the previous unit with the block's unit kBulkStages units on, once that stage's store has read it
 // (at most this unit's store still reading). Blocks are persistent (one wave), units strided by the grid. In place
 // is race-free: a unit's span is read whole before it is written, and units are disjoint.
-// On an H200 (bench/probes/flip_rows_units.cu, logs/probe-flip_rows_bulk.log, two runs): 256x224x224x3 uint8
+// On an H200 (bench/probes/flip_rows_units.cu, logs/probe-flip_rows_bulk.log, its runs 2 and 3): 256x224x224x3 uint8
 // flipCode 1 in 22.28 / 22.16 µs against 22.55 / 22.38 for flipColumnRows, -1 in 22.16 / 22.00 against 22.65 /
 // 22.49 (copy 21.24 / 21.10); 6 rows a unit and 6 stages were faster at -1 only, 12-24 rows a unit or 256 threads slower.
 constexpr int kBulkThreads = 128;

@@ -218,9 +218,9 @@ struct ResizeCubicShape {
 // wait and copy bookkeeping) then beat it on every shape of the probe (µs, variant 7 first): -> 720x1280 137.8 ->
 // 118.8, 1 channel 62.2 -> 59.2, 16 x 4 channels 84.0 -> 79.3, 2x down 95.4 -> 91.7, 2x up 184.2 -> 159.0 (variant
 // 15, 6 rows ahead, within 0.6 of it): launchResize took variant 14.
-// Then an emit with predicated stores from one pointer took variant 14 to 113.3-115.1 µs, and variant 16 (the same
+// Then an emit with predicated stores from one pointer took variant 14 to 114.9-115.1 µs, and variant 16 (the same
 // with one bulk copy an item, resize_cubic.cu) beat it (logs/probe-resize_cubic_bulk.log, two runs, µs, variant 14
-// first): -> 720x1280 113.3-115.1 -> 103.3-104.0 (the copy of the same bytes 70.8-71.2), 16 x 4 channels 80.8-81.0 ->
+// first): -> 720x1280 114.9-115.1 -> 103.3-104.0 (the copy of the same bytes 70.8-71.1), 16 x 4 channels 80.8-81.0 ->
 // 74.8-75.3, 2x down 89.5-89.7 -> 82.3-82.6; it lost 0.5-1.5 % on 1 channel (56.8-57.1 -> 57.8) and 2x up
 // (148.0-149.6 -> 150.2-151.9). launchResize takes variant 16 where the kernels have sm_90 code
 // (resizeBulkCopyDevice), else variant 14.

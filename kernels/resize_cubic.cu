@@ -32,7 +32,7 @@ using namespace resize;
 // on the barrier. Thread 0 issues it right after the item's __syncthreads and a proxy fence (every thread's reads of
 // the slot it overwrites, two items back, before the copy's writes); issued before the barrier the fence waited for
 // thread 0's stores of the emit just before, and the block with it (bench/probes/resize_cubic_variants.cu,
-// docs/verification/logs/probe-resize_cubic_bulk.log: 104.0 against 106.5 us on the benchmark row).
+// docs/verification/logs/probe-resize_cubic_bulk.log: 103.3-104.0 against 106.5-106.8 us on the benchmark row).
 struct CubicVariant {
     int pixels, threads, ahead, blocks;
     bool aligned, bulk;
