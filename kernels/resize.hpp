@@ -237,6 +237,7 @@ constexpr bool kResizeCubicOneChannel = true;
 bool resizeCubicPreferred(const ResizeParams &p, const ResizeCubicShape &shape);
 // The bands for `blocks` blocks per strip over `rows` destination rows (rows >= 1, blocks >= 1).
 void setResizeCubicBands(ResizeCubicShape &shape, int64_t rows, int64_t blocks);
+// cudaErrorNotSupported for a bulk variant (16, 17) where the kernels lack sm_90 code (resizeBulkCopyDevice).
 cudaError_t launchResizeCubic(const ResizeParams &p, ResizeCubicShape shape, cudaStream_t stream);
 
 // The geometry of cvResize's AREA row path (resize_area.cuh): strips of 32 * warps destination columns, one per

@@ -232,6 +232,9 @@ void setResizeCubicBands(ResizeCubicShape &s, int64_t rows, int64_t blocks) {
 }
 
 cudaError_t launchResizeCubic(const ResizeParams &p, ResizeCubicShape s, cudaStream_t stream) {
+    // A bulk variant's kernel traps without sm_90 code (launchResize plans kResizeCubicNoBulkVariant there; a caller
+    // that planned the default variant gets an error, not a trap that would end the CUDA context).
+    if (kCubicVariants[s.variant].bulk && !resizeBulkCopyDevice()) return cudaErrorNotSupported;
     const Mapping m = mappingOf(p.src, p.dst.shape[kH], p.dst.shape[kW], p.interp);
     const Kernel k = kCubicKernels[s.variant][rowOf(kCubicChannels, p.src.shape[kC])];
     int resident = 0;
