@@ -83,9 +83,7 @@ cudaError_t launchResize(const ResizeParams &p, cudaStream_t stream) {
     ResizeBandShape band;
     if (resizeBandPreferred(p) && planResizeBand(p, band)) return launchResizeBand(p, band, stream);
     ResizeCubicShape cubic;
-    if (p.interp == kCubic && planResizeCubic(p, cubic, resizeBulkCopyDevice() ? kResizeCubicVariant : kResizeCubicNoBulkVariant) &&
-        resizeCubicPreferred(p, cubic))
-        return launchResizeCubic(p, cubic, stream);
+    if (planResizeCubic(p, cubic) && resizeCubicPreferred(p, cubic)) return launchResizeCubic(p, cubic, stream);
     ResizeRowShape rows;
     if (planResizeRows(p, rows)) return launchResizeRows(p, rows, stream);
     ResizeAreaShape area;

@@ -222,10 +222,10 @@ struct ResizeCubicShape {
 // with one bulk copy an item, resize_cubic.cu) beat it (logs/probe-resize_cubic_bulk.log, two runs, µs, variant 14
 // first): -> 720x1280 114.9-115.1 -> 103.3-104.0 (the copy of the same bytes 70.8-71.1), 16 x 4 channels 80.8-81.0 ->
 // 74.8-75.3, 2x down 89.5-89.7 -> 82.3-82.6; it lost 0.5-1.5 % on 1 channel (56.8-57.1 -> 57.8) and 2x up
-// (148.0-149.6 -> 150.2-151.9). launchResize takes variant 16 where the kernels have sm_90 code
-// (resizeBulkCopyDevice), else variant 14.
+// (148.0-149.6 -> 150.2-151.9). launchResize takes variant 16; where the kernels lack sm_90 code
+// (resizeBulkCopyDevice) launchResizeCubic runs it as variant 14.
 constexpr int32_t kResizeCubicVariant = 16;       // 5 pixels per thread, 128 threads a block for strips of 640, bulk copies
-constexpr int32_t kResizeCubicNoBulkVariant = 14; // the same with cp.async copies by the threads, before sm_90
+constexpr int32_t kResizeCubicNoBulkVariant = 14; // the same with cp.async copies by the threads (what 16 runs as before sm_90)
 constexpr int32_t kResizeCubicMaxStripW = 640;    // strips of at most 640 destination columns
 bool planResizeCubic(const ResizeParams &p, ResizeCubicShape &shape, int32_t variant = kResizeCubicVariant,
                      int32_t maxStripW = kResizeCubicMaxStripW);
@@ -237,7 +237,7 @@ constexpr bool kResizeCubicOneChannel = true;
 bool resizeCubicPreferred(const ResizeParams &p, const ResizeCubicShape &shape);
 // The bands for `blocks` blocks per strip over `rows` destination rows (rows >= 1, blocks >= 1).
 void setResizeCubicBands(ResizeCubicShape &shape, int64_t rows, int64_t blocks);
-// cudaErrorNotSupported for a bulk variant (16, 17) where the kernels lack sm_90 code (resizeBulkCopyDevice).
+// A bulk variant (16, 17) runs as its cp.async twin (14, 15) where the kernels lack sm_90 code (resizeBulkCopyDevice).
 cudaError_t launchResizeCubic(const ResizeParams &p, ResizeCubicShape shape, cudaStream_t stream);
 
 // The geometry of cvResize's AREA row path (resize_area.cuh): strips of 32 * warps destination columns, one per

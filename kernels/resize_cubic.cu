@@ -45,6 +45,18 @@ constexpr CubicVariant kCubicVariants[] = {
     {5, 128, 4, 4, true, true},   {5, 128, 6, 4, true, true},
 };
 constexpr int kCubicVariantCount = 18;
+// The variant that differs from v only in staging by cp.async instead of bulk copies (v itself if it has none).
+constexpr int cubicNoBulkTwin(int v) {
+    const CubicVariant a = kCubicVariants[v];
+    for (int t = 0; t < kCubicVariantCount; ++t) {
+        const CubicVariant b = kCubicVariants[t];
+        if (!b.bulk && b.pixels == a.pixels && b.threads == a.threads && b.ahead == a.ahead && b.blocks == a.blocks && b.aligned == a.aligned)
+            return t;
+    }
+    return v;
+}
+static_assert(cubicNoBulkTwin(kResizeCubicVariant) == kResizeCubicNoBulkVariant, "launchResize's variant runs as variant 14 before sm_90");
+static_assert(cubicNoBulkTwin(17) == 15, "every bulk variant has a twin");
 constexpr int kCubicGeneralVariant = 2;
 
 // Grid (strips, band blocks): a block computes its columns' taps once, then per band builds the rows' table and
@@ -232,9 +244,9 @@ void setResizeCubicBands(ResizeCubicShape &s, int64_t rows, int64_t blocks) {
 }
 
 cudaError_t launchResizeCubic(const ResizeParams &p, ResizeCubicShape s, cudaStream_t stream) {
-    // A bulk variant's kernel traps without sm_90 code (launchResize plans kResizeCubicNoBulkVariant there; a caller
-    // that planned the default variant gets an error, not a trap that would end the CUDA context).
-    if (kCubicVariants[s.variant].bulk && !resizeBulkCopyDevice()) return cudaErrorNotSupported;
+    // A bulk variant's kernel traps without sm_90 code: there it runs as its cp.async twin (the same geometry and
+    // shared memory), the one place that choice is made.
+    if (kCubicVariants[s.variant].bulk && !resizeBulkCopyDevice()) s.variant = cubicNoBulkTwin(s.variant);
     const Mapping m = mappingOf(p.src, p.dst.shape[kH], p.dst.shape[kW], p.interp);
     const Kernel k = kCubicKernels[s.variant][rowOf(kCubicChannels, p.src.shape[kC])];
     int resident = 0;
