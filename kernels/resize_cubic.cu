@@ -85,7 +85,7 @@ __global__ void __launch_bounds__(kCubicVariants[V].threads, kCubicVariants[V].b
     const int copiers = cubicCopyThreads(st, nthreads);
     CubicThread<CT, kCubicVariants[V].pixels, kAligned> th;
     th.init(m, st, static_cast<int32_t>((reinterpret_cast<uintptr_t>(p.src.data) + uintptr_t(st.b0)) & (kAligned ? 15u : 3u)), tid);
-    const int32_t chunk0 = st.b0 & ~15, bulkBytes = 16 * ((st.b1 - chunk0 + 15) >> 4);
+    const int32_t chunk0 = cubicChunk0(st), bulkBytes = 16 * cubicChunks(st);
     uint32_t phases = 0; // bit k: the parity of slot k's next use (bulk variants)
     if constexpr (kBulk) {
         if (tid == 0) {
@@ -97,8 +97,7 @@ __global__ void __launch_bounds__(kCubicVariants[V].threads, kCubicVariants[V].b
         uint8_t *slot = slots + k * s.slotPitch;
         if constexpr (kBulk) {
             if (tid != 0) return; // the other threads' walks are never read
-            const int32_t y = clampIndex(walk.v, m.y.src);
-            const auto *row = reinterpret_cast<const uint8_t *>(p.src.data + walk.n * p.src.stride[kN] + int64_t(y) * p.src.stride[kH]);
+            const uint8_t *row = cubicRowAt(p, m, walk);
             bulkProxyFence(); // every thread's reads of the slot (ordered by the last barrier) before the copy's writes
             bulkCopy(slot + kCubicLead, row + chunk0, uint32_t(bulkBytes), bars + k);
             advance(b, walk);

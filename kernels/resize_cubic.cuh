@@ -197,6 +197,17 @@ CVK_CUBIC_HD void advance(const CubicBand &b, CubicWalk &w) {
     }
 }
 
+// The source row of the walk's item: image n, virtual row v clamped into the image (OpenCV's replicated border).
+CVK_CUBIC_HD const uint8_t *cubicRowAt(const ResizeParams &p, const Mapping &m, const CubicWalk &w) {
+    const int32_t y = clampIndex(w.v, m.y.src);
+    return reinterpret_cast<const uint8_t *>(p.src.data + w.n * p.src.stride[kN] + int64_t(y) * p.src.stride[kH]);
+}
+
+// The strip's span as whole 16-byte chunks of its row (the aligned and bulk variants' copies): the byte offset of
+// the first chunk, and the count.
+CVK_CUBIC_HD int32_t cubicChunk0(const CubicStrip &s) { return s.b0 & ~15; }
+CVK_CUBIC_HD int32_t cubicChunks(const CubicStrip &s) { return (s.b1 - cubicChunk0(s) + 15) >> 4; }
+
 // The threads that copy an item's row: whole warps, enough for 2 of its 16-byte chunks each. The others skip the
 // row's address arithmetic, which every copying thread repeats (at 4 pixels a thread it would be a fifth of the
 // block's instructions per item).
@@ -212,8 +223,7 @@ CVK_CUBIC_HD int cubicCopyThreads(const CubicStrip &s, int nthreads) {
 CVK_CUBIC_HD void cubicIssue(const ResizeParams &p, const Mapping &m, const CubicStrip &s, const CubicBand &b, CubicWalk &walk,
                              uint8_t *slot, int tid, int nthreads) {
     if (tid >= nthreads) return advance(b, walk);
-    const int32_t y = clampIndex(walk.v, m.y.src);
-    const auto *row = reinterpret_cast<const uint8_t *>(p.src.data + walk.n * p.src.stride[kN] + int64_t(y) * p.src.stride[kH]);
+    const uint8_t *row = cubicRowAt(p, m, walk);
     const int32_t shift = bandShift(row, s.b0);
     bandStage(row, BandSpan{s.b0, s.b1}, slot + kCubicLead, tid, nthreads);
     if (tid == 0) *reinterpret_cast<int32_t *>(slot) = shift;
@@ -227,9 +237,8 @@ CVK_CUBIC_HD void cubicIssue(const ResizeParams &p, const Mapping &m, const Cubi
 CVK_CUBIC_HD void cubicIssueAligned(const ResizeParams &p, const Mapping &m, const CubicStrip &s, const CubicBand &b, CubicWalk &walk,
                                     uint8_t *slot, int tid, int nthreads) {
     if (tid >= nthreads) return advance(b, walk);
-    const int32_t y = clampIndex(walk.v, m.y.src);
-    const auto *row = reinterpret_cast<const uint8_t *>(p.src.data + walk.n * p.src.stride[kN] + int64_t(y) * p.src.stride[kH]);
-    const int32_t chunk0 = s.b0 & ~15, chunks = (s.b1 - chunk0 + 15) >> 4;
+    const uint8_t *row = cubicRowAt(p, m, walk);
+    const int32_t chunk0 = cubicChunk0(s), chunks = cubicChunks(s);
     for (int32_t k = tid; k < chunks; k += nthreads) bandCopy16(slot + kCubicLead + 16 * k, row + chunk0 + 16 * k);
     advance(b, walk);
 }
