@@ -69,7 +69,7 @@ class _Slots:
 def stream_rows(sync_all):
     out, handle = ffi.new("cvStream *"), ffi.new("void **")
 
-    def c_create_release():  # what Stream() calls: the raw handle not asked for, so the pool needs no query
+    def c_create_release():  # Stream() when the package keeps no released stream: the raw handle not asked for, so the pool needs no query
         lib.cvStreamCreate(out)
         lib.cvStreamRelease(out[0])
 
@@ -82,8 +82,15 @@ def stream_rows(sync_all):
         kept.append(out[0])
 
     kept = []
+    lib.cvStreamCreate(out)
+    queried = out[0]
+
+    def c_query():  # what Stream() calls to take back a stream the package kept (nothing queued on it: no CUDA call)
+        lib.cvStreamQuery(queried)
+
     rows = [
         ("cvcuda.Stream() (released before the next)", us_per_call(cvcuda.Stream, sync_all)),
+        ("  C: cvStreamQuery of a stream nothing was queued on (a kept stream taken back)", us_per_call(c_query, sync_all)),
         ("  C: cvStreamCreate + cvStreamRelease (pooled, known idle)", us_per_call(c_create_release, sync_all)),
         ("  C: cvStreamCreateWithHandle + cvStreamRelease (pooled, queried)", us_per_call(c_create_handle_release, sync_all)),
         ("  C: cvStreamCreateWithHandle, all kept (new CUDA streams)", us_per_call(c_create_kept, sync_all, 200)),
@@ -92,6 +99,7 @@ def stream_rows(sync_all):
     ]
     for s in kept:
         lib.cvStreamRelease(s)
+    lib.cvStreamRelease(queried)
     return rows
 
 

@@ -17,6 +17,7 @@ const char *cvStatusName(cvStatus status) {
     case CV_ERROR_CUDA: return "CV_ERROR_CUDA";
     case CV_ERROR_INVALID_STATE: return "CV_ERROR_INVALID_STATE";
     case CV_ERROR_INTERNAL: return "CV_ERROR_INTERNAL";
+    case CV_NOT_READY: return "CV_NOT_READY";
     default: return "CV_STATUS_UNKNOWN";
     }
 }

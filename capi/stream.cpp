@@ -97,6 +97,12 @@ cvStatus cvStreamSync(cvStream stream) {
     });
 }
 
+cvStatus cvStreamQuery(cvStream stream) {
+    bool idle = false;
+    const cvStatus status = capi::guarded(__func__, [&] { idle = capi::deref<Stream>(stream, "stream").query(); });
+    return status == CV_SUCCESS && !idle ? CV_NOT_READY : status;
+}
+
 cvStatus cvStreamWaitStream(cvStream stream, cvStream other) {
     return capi::guarded(__func__, [&] {
         Stream &s = capi::deref<Stream>(stream, "stream");

@@ -161,6 +161,24 @@ Ref<Stream> Stream::create(int device) {
     return s;
 }
 
+bool Stream::query() const {
+    if (knownIdle_.load(std::memory_order_relaxed)) return true;
+    DeviceGuard guard(device_); // the legacy default stream's handle names the current device's
+    RelaxedCaptureMode relaxed; // neither call is allowed while this thread captures in global mode otherwise
+    cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+    checkCuda(cudaStreamIsCapturing(handle_, &capture), "cudaStreamIsCapturing");
+    if (capture != cudaStreamCaptureStatusNone)
+        fail(CV_ERROR_INVALID_STATE, currentFunction(), ": the stream is being captured into a CUDA graph, where CUDA allows no query of it");
+    const cudaError_t state = cudaStreamQuery(handle_);
+    if (state == cudaErrorNotReady) {
+        // Not an error; where the runtime keeps it as the thread's last error, a later launch check would see it.
+        if (cudaPeekAtLastError() == cudaErrorNotReady) (void)cudaGetLastError();
+        return false;
+    }
+    checkCuda(state, "cudaStreamQuery");
+    return true;
+}
+
 void Stream::synchronize() {
     const uint64_t issued = records_.load(std::memory_order_acquire);
     checkCuda(cudaStreamSynchronize(handle_), "cudaStreamSynchronize");

@@ -49,6 +49,10 @@ public:
     bool synchronizedPast(uint64_t record) const noexcept { return record < synced_.load(std::memory_order_acquire); }
     // BLOCKS until the stream's work has completed (cudaStreamSynchronize).
     void synchronize();
+    // Whether the work queued on the stream so far has completed, without blocking: true with no CUDA call while it
+    // is known idle, else cudaStreamQuery. Throws Error(CV_ERROR_INVALID_STATE) while the stream is being captured
+    // (a query would invalidate the capture), CV_ERROR_CUDA for an earlier asynchronous failure.
+    bool query() const;
 
     // Device memory of released owned tensors whose every access was on this stream (core/hazards.cpp, retire),
     // kept for the next allocation of the same size on it (core/tensor.cpp) instead of a cudaFreeAsync and a

@@ -21,6 +21,7 @@ typedef enum cvStatus {
     CV_ERROR_CUDA = 5,             /**< the CUDA runtime reported an error (the message carries its name) */
     CV_ERROR_INVALID_STATE = 6,    /**< the call is not allowed now (e.g. a device sync during graph capture) */
     CV_ERROR_INTERNAL = 7,         /**< a bug in the library; please report the message */
+    CV_NOT_READY = 8,              /**< not an error: work is still pending (cvStreamQuery; CUDA's cudaErrorNotReady) */
     CV_STATUS_FORCE_32BIT = 0x7fffffff
 } cvStatus;
 

@@ -89,6 +89,18 @@ CV_API cvStatus cvStreamGetHandle(cvStream stream, void **cudaStream);
  *  CV_ERROR_CUDA (an earlier asynchronous failure surfaced). */
 CV_API cvStatus cvStreamSync(cvStream stream);
 
+/** Whether all work queued on the stream so far has completed, without blocking (as cudaStreamQuery): CV_SUCCESS
+ *  when it has, CV_NOT_READY (not an error: no message is stored) while work is pending, work queued through its raw
+ *  cudaStream_t included. Makes no CUDA call for a stream of cvStreamCreate whose raw cudaStream_t was never given out
+ *  and on which no operator was called (nothing can be pending there), else cudaStreamIsCapturing and
+ *  cudaStreamQuery. Legal while this thread captures another stream in any mode. Unlike cvStreamSync it runs no
+ *  deferred releases. The Python package uses it to reuse a released cvcuda.Stream's handle only once its work has
+ *  completed (docs/streams.md).
+ *  Errors: CV_ERROR_INVALID_ARGUMENT (NULL or invalid stream), CV_ERROR_INVALID_STATE (the stream is being captured
+ *  into a CUDA graph, where CUDA allows no query: the capture is left intact), CV_ERROR_CUDA (an earlier asynchronous
+ *  failure surfaced). */
+CV_API cvStatus cvStreamQuery(cvStream stream);
+
 /** Makes all work enqueued on `stream` from now on wait until the work enqueued on `other` so far has completed
  *  (an event recorded on `other` and waited on by `stream`: never blocks the host, legal during graph capture).
  *  stream == other (the same CUDA stream) is a no-op. Both must be on one device.

@@ -16,6 +16,7 @@ CV_ERROR_NO_DEVICE = 4
 CV_ERROR_CUDA = 5
 CV_ERROR_INVALID_STATE = 6
 CV_ERROR_INTERNAL = 7
+CV_NOT_READY = 8
 
 # cvCaiStreamKind
 CV_CAI_STREAM_ABSENT = 0
@@ -194,6 +195,7 @@ SIGNATURES = {
     "cvStreamRelease": (None, [cvStream]),
     "cvStreamGetHandle": (cvStatus, [cvStream, _P(ctypes.c_void_p)]),
     "cvStreamSync": (cvStatus, [cvStream]),
+    "cvStreamQuery": (cvStatus, [cvStream]),
     "cvStreamWaitStream": (cvStatus, [cvStream, cvStream]),
     "cvTensorWrap": (cvStatus, [_P(cvArrayInterface), ctypes.c_char_p, _P(cvTensor)]),
     "cvTensorCreate": (cvStatus, [ctypes.c_int32, _P(ctypes.c_int64), cvDataType, ctypes.c_char_p, _P(cvTensor)]),

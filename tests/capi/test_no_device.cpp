@@ -85,6 +85,11 @@ TEST_CASE("cvTensorCreateLike needs a stream: without one it is an invalid argum
     CHECK(t.t == nullptr);
 }
 
+TEST_CASE("cvStreamQuery needs a stream: NULL is an invalid argument, on any machine", "[capi]") {
+    CHECK(cvStreamQuery(nullptr) == CV_ERROR_INVALID_ARGUMENT);
+    CHECK(lastError() == "cvStreamQuery: stream is NULL");
+}
+
 TEST_CASE("cvStreamWaitStream needs two streams: NULL is an invalid argument, on any machine", "[capi]") {
     CHECK(cvStreamWaitStream(nullptr, nullptr) == CV_ERROR_INVALID_ARGUMENT);
     CHECK(lastError() == "cvStreamWaitStream: stream is NULL");

@@ -33,7 +33,8 @@ TEST_CASE("cvStatusName names every status and flags unknown values", "[status]"
         {CV_ERROR_CUDA, 5, "CV_ERROR_CUDA"},
         {CV_ERROR_INVALID_STATE, 6, "CV_ERROR_INVALID_STATE"},
         {CV_ERROR_INTERNAL, 7, "CV_ERROR_INTERNAL"},
-        {static_cast<cvStatus>(8), 8, "CV_STATUS_UNKNOWN"},
+        {CV_NOT_READY, 8, "CV_NOT_READY"},
+        {static_cast<cvStatus>(9), 9, "CV_STATUS_UNKNOWN"},
         {CV_STATUS_FORCE_32BIT, 0x7fffffff, "CV_STATUS_UNKNOWN"},
     };
     for (const auto &row : table) {

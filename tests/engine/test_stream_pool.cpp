@@ -101,3 +101,47 @@ TEST_CASE("cvStreamCreateWithHandle returns the handle cvStreamGetHandle reports
     CHECK(handle == static_cast<void *>(handleOf(s)));
     CHECK(handle != nullptr);
 }
+
+// cvStreamQuery answers without blocking; CV_NOT_READY is not an error (no message), and a capturing stream is
+// refused without invalidating its capture. The busy row forces its race: a spin on the stream outlasts the query.
+TEST_CASE("cvStreamQuery: idle, busy behind a spin, idle after a sync, refused while captured", "[gpu][engine][stream-pool]") {
+    CVTEST_REQUIRE_GPU();
+    struct Row {
+        const char *name;
+        bool spin, sync, capture;
+        cvStatus expected;
+    };
+    const Row rows[] = {
+        {"a new stream (its raw handle never given out): idle", false, false, false, CV_SUCCESS},
+        {"a spin queued through its raw handle: not ready", true, false, false, CV_NOT_READY},
+        {"the spin, then cvStreamSync: idle", true, true, false, CV_SUCCESS},
+        {"being captured into a graph: invalid state", false, false, true, CV_ERROR_INVALID_STATE},
+    };
+    for (const Row &row : rows) {
+        INFO(row.name);
+        Stream s = createStream();
+        if (row.spin || row.capture) {
+            const cudaStream_t h = handleOf(s.get());
+            if (row.spin) CVTEST_CUDA(cvtest::launchSpin(h, kBusyProducer));
+            if (row.sync) CV_OK(cvStreamSync(s.get()));
+            if (row.capture) CVTEST_CUDA(cudaStreamBeginCapture(h, cudaStreamCaptureModeGlobal));
+        }
+        REQUIRE(cvStreamQuery(nullptr) == CV_ERROR_INVALID_ARGUMENT); // a message to see whether the query replaces it
+        const cvStatus status = cvStreamQuery(s.get());
+        const std::string message = cvGetLastErrorMessage();
+        CHECK(status == row.expected);
+        if (status == CV_SUCCESS || status == CV_NOT_READY) CHECK(message == "cvStreamQuery: stream is NULL");
+        if (row.capture) {
+            CHECK(message.find("captured") != std::string::npos);
+            cudaGraph_t graph = nullptr;
+            CHECK(cudaStreamEndCapture(handleOf(s.get()), &graph) == cudaSuccess); // the capture is intact
+            if (graph != nullptr) CVTEST_CUDA(cudaGraphDestroy(graph));
+        }
+        if (row.spin && !row.sync) {
+            REQUIRE(busy(handleOf(s.get()))); // the spin outlasted the query: a wrong CV_SUCCESS could have been seen
+            CHECK(cudaPeekAtLastError() == cudaSuccess); // the pending work left no error for a later launch check
+            CV_OK(cvStreamSync(s.get()));
+            CHECK(cvStreamQuery(s.get()) == CV_SUCCESS);
+        }
+    }
+}
