@@ -69,7 +69,8 @@ class _Slots:
 def stream_rows(sync_all):
     out, handle = ffi.new("cvStream *"), ffi.new("void **")
 
-    def c_create_release():  # Stream() when the package keeps no released stream: the raw handle not asked for, so the pool needs no query
+    # Stream() when the package keeps no released stream: the raw handle not asked for, so the pool needs no query.
+    def c_create_release():
         lib.cvStreamCreate(out)
         lib.cvStreamRelease(out[0])
 
