@@ -69,8 +69,7 @@ class _Slots:
 def stream_rows(sync_all):
     out, handle = ffi.new("cvStream *"), ffi.new("void **")
 
-    # Stream() when the package keeps no released stream: the raw handle not asked for, so the pool needs no query.
-    def c_create_release():
+    def c_create_release():  # what Stream() calls: the raw handle not asked for, so the pool needs no query
         lib.cvStreamCreate(out)
         lib.cvStreamRelease(out[0])
 
@@ -86,12 +85,12 @@ def stream_rows(sync_all):
     lib.cvStreamCreate(out)
     queried = out[0]
 
-    def c_query():  # what Stream() calls to take back a stream the package kept (nothing queued on it: no CUDA call)
+    def c_query():  # nothing was queued on the stream: answered with no CUDA call
         lib.cvStreamQuery(queried)
 
     rows = [
         ("cvcuda.Stream() (released before the next)", us_per_call(cvcuda.Stream, sync_all)),
-        ("  C: cvStreamQuery of a stream nothing was queued on (a kept stream taken back)", us_per_call(c_query, sync_all)),
+        ("  C: cvStreamQuery of a stream nothing was queued on (no CUDA call)", us_per_call(c_query, sync_all)),
         ("  C: cvStreamCreate + cvStreamRelease (pooled, known idle)", us_per_call(c_create_release, sync_all)),
         ("  C: cvStreamCreateWithHandle + cvStreamRelease (pooled, queried)", us_per_call(c_create_handle_release, sync_all)),
         ("  C: cvStreamCreateWithHandle, all kept (new CUDA streams)", us_per_call(c_create_kept, sync_all, 200)),

@@ -3,7 +3,8 @@
  * Every function that can fail returns a cvStatus. On failure it also stores a message for the calling thread that
  * names the function, the argument, the offending value and the rule, e.g.
  * "cvTensorWrap: strides[2]=6 is not a multiple of itemsize 4". The message stays until the next failing call on
- * the same thread. Successful calls do not clear it. The library never prints. */
+ * the same thread. Successful calls do not clear it. CV_NOT_READY (cvStreamQuery) is an answer, not a failure: it
+ * stores no message. The library never prints. */
 #ifndef CVCUDA_STATUS_H
 #define CVCUDA_STATUS_H
 

@@ -94,11 +94,11 @@ CV_API cvStatus cvStreamSync(cvStream stream);
  *  cudaStream_t included. Makes no CUDA call for a stream of cvStreamCreate whose raw cudaStream_t was never given out
  *  and on which no operator was called (nothing can be pending there), else cudaStreamIsCapturing and
  *  cudaStreamQuery. Legal while this thread captures another stream in any mode. Unlike cvStreamSync it runs no
- *  deferred releases. The Python package uses it to reuse a released cvcuda.Stream's handle only once its work has
- *  completed (docs/streams.md).
+ *  deferred releases.
  *  Errors: CV_ERROR_INVALID_ARGUMENT (NULL or invalid stream), CV_ERROR_INVALID_STATE (the stream is being captured
  *  into a CUDA graph, where CUDA allows no query: the capture is left intact), CV_ERROR_CUDA (an earlier asynchronous
- *  failure surfaced). */
+ *  failure surfaced; also, naming cudaErrorStreamCaptureImplicit, for the legacy default stream while a blocking
+ *  stream of its device is being captured, which CUDA does not let it be asked about). */
 CV_API cvStatus cvStreamQuery(cvStream stream);
 
 /** Makes all work enqueued on `stream` from now on wait until the work enqueued on `other` so far has completed

@@ -138,8 +138,8 @@ TEST_CASE("cvStreamQuery: idle, busy behind a spin, idle after a sync, refused w
             if (graph != nullptr) CVTEST_CUDA(cudaGraphDestroy(graph));
         }
         if (row.spin && !row.sync) {
-            REQUIRE(busy(handleOf(s.get()))); // the spin outlasted the query: a wrong CV_SUCCESS could have been seen
             CHECK(cudaPeekAtLastError() == cudaSuccess); // the pending work left no error for a later launch check
+            REQUIRE(busy(handleOf(s.get()))); // the spin outlasted the query: a wrong CV_SUCCESS could have been seen
             CV_OK(cvStreamSync(s.get()));
             CHECK(cvStreamQuery(s.get()) == CV_SUCCESS);
         }

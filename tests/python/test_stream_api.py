@@ -119,53 +119,6 @@ def test_stream_reuses_a_released_idle_stream(gpu):
     assert handles[-1].handle == handle
 
 
-def _release_kept_streams():
-    """Empties the package's list of released Stream() handles (cvcuda._stream._spare), releasing each to the C pool."""
-    from cvcuda import _library, _stream
-
-    while _stream._spare:
-        _library.lib.cvStreamRelease(_stream._spare.pop())
-
-
-def test_released_idle_stream_is_kept_for_the_next_stream(gpu):
-    """A released Stream() with nothing pending goes to the package's short list, in a process that sees one device;
-    the next Stream() takes its C handle back after one cvStreamQuery, without the C pool. With more devices, where
-    Stream() follows the current device, nothing is kept."""
-    from cvcuda import _stream
-
-    cvcuda.Stream()  # the first Stream() decides whether this process keeps released streams
-    _release_kept_streams()
-    one_device = _stream._device_count == 1
-    assert _stream._spare_allowed[0] is one_device
-    first = cvcuda.Stream()
-    kept = first._cv
-    del first
-    assert _stream._spare == ([kept] if one_device else [])
-    second = cvcuda.Stream()
-    assert (second._cv == kept) is one_device
-    assert _stream._spare == []
-    second.sync()  # the handle works: cvStreamSync accepts it
-
-
-def test_kept_stream_with_pending_work_goes_back_to_the_pool(torch):
-    """A kept Stream() is never handed out while work is pending on it: the next Stream() queries it, finds it busy
-    and releases it to the C pool instead, which takes a stream with nothing pending. The sleep forces the race: it
-    outlasts the take (asserted)."""
-    from cvcuda import _stream
-
-    _release_kept_streams()
-    busy = cvcuda.Stream()
-    handle, kept = busy.handle, busy._cv
-    pending = torch.cuda.ExternalStream(handle)
-    make_busy(torch, pending, 1000)
-    del busy
-    taken = cvcuda.Stream()
-    assert not pending.query(), "the sleep had ended before the take: nothing was tested"
-    assert taken._cv != kept and taken.handle != handle, "a stream with pending work was handed out"
-    assert _stream._spare == []  # not kept again: the C pool holds it until it is idle
-    torch.cuda.synchronize()
-
-
 def test_stream_with_pending_work_is_not_reused(torch):
     """The pool never hands out a released stream while work is pending on it. A hand-out of its handle counts as a
     violation only when the stream is still busy after the take: its sleep may end during the loop (on the H200 the

@@ -171,9 +171,8 @@ def stats() -> Dict[str, int]:
     every PyTorch tensor, at its first use); ``eventRecords`` / ``eventWaits``: ``cudaEventRecord`` /
     ``cudaStreamWaitEvent`` calls made for cross-stream ordering; ``kernelLaunches``: operator kernels launched;
     ``liveTensors`` / ``liveStreams``: tensors and streams alive now, held by a handle (a Python object) or by
-    tracked GPU work; the library's own per-device streams and its pool of released streams are not counted, the up
-    to 2 released streams the package keeps for the next :class:`Stream` are (docs/streams.md), so after
-    :func:`sync_and_collect`, once every object is gone, ``liveTensors`` is 0 and ``liveStreams`` at most 2.
+    tracked GPU work; the library's own per-device streams and its pool of released streams are not counted
+    (so both are 0 after :func:`sync_and_collect` once every object is gone).
     Needs no GPU; never blocks. Raises :class:`InternalError` only on a library bug.
     """
     out = ffi.new("cvStats *")

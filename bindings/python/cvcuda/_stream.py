@@ -18,19 +18,7 @@ _adopted_torch = {}  # (device_index, cuda_stream) -> Stream: torch's pooled str
 _create = lib.cvStreamCreate
 _create_on_device = lib.cvStreamCreateOnDevice
 _stream_release = lib.cvStreamRelease
-_query = lib.cvStreamQuery
 _cast = ffi.cast
-
-# Released Stream() handles kept for the next Stream() (newest last), in a process that sees one device, where every
-# Stream() is on device 0: taking one back costs a cvStreamQuery, which answers with no CUDA call for a stream nothing
-# was queued on, against the C pool's cvStreamCreate + cvStreamRelease (Stream() 0.65 us on an H100 host, of which
-# about 0.3 in the pool's C code: docs/verification/logs/bench-host_breakdown.log). A kept stream is handed out only
-# once its work has completed, as the C pool's are: a busy one is released to the C pool instead, which keeps it until
-# then (docs/streams.md). A kept handle counts as live in cvcuda.stats(), and its stream keeps the few small blocks it
-# caches for reuse (core/stream.hpp), as a live stream does.
-_SPARE_MAX = 2
-_spare: list = []
-_spare_allowed = [None]  # [True] once the process is known to see exactly one device (decided at the first Stream())
 
 
 class _Scratch(threading.local):
@@ -100,16 +88,6 @@ class Stream(metaclass=_StreamMeta):
     __slots__ = ("_cv", "_release", "_handle", "_owner", "_device", "__weakref__")
 
     def __init__(self, device: Any = None) -> None:
-        if device is None and _spare:
-            try:
-                cv = _spare.pop()
-            except IndexError:  # another thread took the last one
-                pass
-            else:
-                if not _query(cv):  # CV_SUCCESS: nothing pending
-                    self._cv = self._release = cv
-                    return
-                _stream_release(cv)  # work pending (or the query failed): the C pool keeps it until it is idle
         # One C call, which reuses a released stream of the device whose work has completed when there is one
         # (docs/streams.md). The handle is asked for only when needed (``handle``), which saves a call per stream.
         stream = _scratch.out
@@ -124,21 +102,14 @@ class Stream(metaclass=_StreamMeta):
         self._cv = self._release = stream[0]
         if index is not None:
             self._device = index
-        if _spare_allowed[0] is None:
-            _current_device()
-            _spare_allowed[0] = _device_count == 1
 
-    # Bound at definition: module globals go at exit.
-    def __del__(self, _stream_release=_stream_release, _spare=_spare, _allowed=_spare_allowed, _most=_SPARE_MAX) -> None:
+    def __del__(self, _stream_release=_stream_release) -> None:  # bound at definition: module globals go at exit
         try:
             handle = self._release
         except AttributeError:  # __init__ raised before the handle existed
             return
         if handle is not None:
-            if _allowed[0] and len(_spare) < _most:
-                _spare.append(handle)
-            else:
-                _stream_release(handle)
+            _stream_release(handle)
 
     @property
     def device(self) -> int:
