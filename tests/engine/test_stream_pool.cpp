@@ -108,33 +108,38 @@ TEST_CASE("cvStreamQuery: idle, busy behind a spin, idle after a sync, refused w
     CVTEST_REQUIRE_GPU();
     struct Row {
         const char *name;
-        bool spin, sync, capture;
+        bool spin, sync, capture, otherCaptured;
         cvStatus expected;
     };
     const Row rows[] = {
-        {"a new stream (its raw handle never given out): idle", false, false, false, CV_SUCCESS},
-        {"a spin queued through its raw handle: not ready", true, false, false, CV_NOT_READY},
-        {"the spin, then cvStreamSync: idle", true, true, false, CV_SUCCESS},
-        {"being captured into a graph: invalid state", false, false, true, CV_ERROR_INVALID_STATE},
+        {"a new stream (its raw handle never given out): idle", false, false, false, false, CV_SUCCESS},
+        {"a spin queued through its raw handle: not ready", true, false, false, false, CV_NOT_READY},
+        {"the spin, then cvStreamSync: idle", true, true, false, false, CV_SUCCESS},
+        {"being captured into a graph: invalid state", false, false, true, false, CV_ERROR_INVALID_STATE},
+        {"its raw handle given out, another stream captured by this thread in global mode: answered", false, false, false, true,
+         CV_SUCCESS},
     };
     for (const Row &row : rows) {
         INFO(row.name);
-        Stream s = createStream();
-        if (row.spin || row.capture) {
-            const cudaStream_t h = handleOf(s.get());
+        Stream s = createStream(), other = createStream();
+        if (row.spin || row.capture || row.otherCaptured) {
+            const cudaStream_t h = handleOf(s.get()); // given out: the query has to ask CUDA
             if (row.spin) CVTEST_CUDA(cvtest::launchSpin(h, kBusyProducer));
             if (row.sync) CV_OK(cvStreamSync(s.get()));
             if (row.capture) CVTEST_CUDA(cudaStreamBeginCapture(h, cudaStreamCaptureModeGlobal));
         }
+        const cudaStream_t otherHandle = handleOf(other.get());
+        if (row.otherCaptured) CVTEST_CUDA(cudaStreamBeginCapture(otherHandle, cudaStreamCaptureModeGlobal));
         REQUIRE(cvStreamQuery(nullptr) == CV_ERROR_INVALID_ARGUMENT); // a message to see whether the query replaces it
         const cvStatus status = cvStreamQuery(s.get());
         const std::string message = cvGetLastErrorMessage();
         CHECK(status == row.expected);
         if (status == CV_SUCCESS || status == CV_NOT_READY) CHECK(message == "cvStreamQuery: stream is NULL");
-        if (row.capture) {
-            CHECK(message.find("captured") != std::string::npos);
+        if (row.capture || row.otherCaptured) {
+            if (row.capture) CHECK(message.find("captured") != std::string::npos);
             cudaGraph_t graph = nullptr;
-            CHECK(cudaStreamEndCapture(handleOf(s.get()), &graph) == cudaSuccess); // the capture is intact
+            // The capture is intact: the query made no call that global mode forbids (it relaxes the mode around them).
+            CHECK(cudaStreamEndCapture(row.capture ? handleOf(s.get()) : otherHandle, &graph) == cudaSuccess);
             if (graph != nullptr) CVTEST_CUDA(cudaGraphDestroy(graph));
         }
         if (row.spin && !row.sync) {
