@@ -60,6 +60,33 @@ class _StreamShape:
             pass
 
 
+_shape_spare = []
+
+
+class _KeptShape:
+    """cvcuda.Stream's Python shape on its kept path without its C call: __init__ takes the handle off a list and
+    checks a status where Stream() checks cvStreamQueryReusable's, __del__ puts it back. The floor of that path."""
+
+    __slots__ = ("_cv", "_release", "_handle", "_owner", "_device", "__weakref__")
+
+    def __init__(self, device=None):
+        if device is None and _shape_spare:
+            try:
+                cv = _shape_spare.pop()
+            except IndexError:
+                pass
+            else:
+                if not device:
+                    self._cv = self._release = cv
+                    return
+        self._cv = self._release = 1
+
+    def __del__(self, _spare=_shape_spare):
+        handle = self._release
+        if handle is not None and len(_spare) < 2:
+            _spare.append(handle)
+
+
 class _Slots:
     """An object of a __slots__ class with neither __init__ nor __del__: what creating a Python object costs."""
 
@@ -88,13 +115,19 @@ def stream_rows(sync_all):
     def c_query():  # nothing was queued on the stream: answered with no CUDA call
         lib.cvStreamQuery(queried)
 
+    def c_reusable():  # what Stream() calls to take back a kept stream (nothing queued on it: no CUDA call)
+        lib.cvStreamQueryReusable(queried)
+
     rows = [
         ("cvcuda.Stream() (released before the next)", us_per_call(cvcuda.Stream, sync_all)),
+        ("  C: cvStreamQueryReusable of a stream nothing was queued on (a kept stream taken back)",
+         us_per_call(c_reusable, sync_all)),
         ("  C: cvStreamQuery of a stream nothing was queued on (no CUDA call)", us_per_call(c_query, sync_all)),
         ("  C: cvStreamCreate + cvStreamRelease (pooled, known idle)", us_per_call(c_create_release, sync_all)),
         ("  C: cvStreamCreateWithHandle + cvStreamRelease (pooled, queried)", us_per_call(c_create_handle_release, sync_all)),
         ("  C: cvStreamCreateWithHandle, all kept (new CUDA streams)", us_per_call(c_create_kept, sync_all, 200)),
         ("  Python alone: Stream's class shape, __init__ and __del__, no C call", us_per_call(_StreamShape, sync_all)),
+        ("  Python alone: the same with the kept path's list, no C call", us_per_call(_KeptShape, sync_all)),
         ("  Python alone: a __slots__ object, no __init__ or __del__", us_per_call(_Slots, sync_all)),
     ]
     for s in kept:

@@ -60,6 +60,12 @@ template <class T, class Handle> void releaseHandle(Handle handle) noexcept {
     if (handle != nullptr) handleTable<T>().release(reinterpret_cast<uintptr_t>(handle));
 }
 
+// The references a live handle holds (its creating call's, and cvTensorRetain's / cvStreamRetain's not yet
+// released), 0 for any other value.
+template <class T, class Handle> uint32_t handleReferences(Handle handle) noexcept {
+    return handleTable<T>().references(reinterpret_cast<uintptr_t>(handle));
+}
+
 template <class T> void requireOut(T *out, const char *argument) {
     if (out == nullptr) invalid(currentFunction(), ": ", argument, " is NULL");
 }

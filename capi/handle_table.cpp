@@ -46,6 +46,14 @@ RefCounted *HandleTable::find(uintptr_t handle) const noexcept {
     return object;
 }
 
+uint32_t HandleTable::references(uintptr_t handle) const noexcept {
+    Slot *s = nullptr;
+    uint32_t generation = 0;
+    if (!decode(handle, s, generation)) return 0;
+    const uint64_t state = s->state.load(std::memory_order_acquire);
+    return generationOf(state) == generation ? refsOf(state) : 0;
+}
+
 bool HandleTable::retain(uintptr_t handle) noexcept {
     Slot *s = nullptr;
     uint32_t generation = 0;

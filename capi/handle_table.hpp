@@ -42,6 +42,8 @@ public:
     uintptr_t add(RefCounted *object);
     // The object of a live handle of this table, or nullptr (released, stale, another type, or not a handle).
     RefCounted *find(uintptr_t handle) const noexcept;
+    // The references a live handle has been given and not yet released (at least 1), or 0 for any other value.
+    uint32_t references(uintptr_t handle) const noexcept;
     // Adds a reference to a live handle; false (and nothing done) for any other value.
     bool retain(uintptr_t handle) noexcept;
     // Drops a reference of a live handle; the last one frees the slot and releases the object. False (and nothing

@@ -103,6 +103,18 @@ cvStatus cvStreamQuery(cvStream stream) {
     return status == CV_SUCCESS && !idle ? CV_NOT_READY : status;
 }
 
+cvStatus cvStreamQueryReusable(cvStream stream) {
+    bool reusable = false;
+    const cvStatus status = capi::guarded(__func__, [&] {
+        const Stream &s = capi::deref<Stream>(stream, "stream");
+        if (!s.owned())
+            invalid(currentFunction(), ": stream is adopted (cvStreamWrap, cvStreamWrapDefault); only streams the "
+                    "library created are reused");
+        reusable = capi::handleReferences<Stream>(stream) == 1 && s.reusable();
+    });
+    return status == CV_SUCCESS && !reusable ? CV_NOT_READY : status;
+}
+
 cvStatus cvStreamWaitStream(cvStream stream, cvStream other) {
     return capi::guarded(__func__, [&] {
         Stream &s = capi::deref<Stream>(stream, "stream");

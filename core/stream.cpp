@@ -43,9 +43,8 @@ public:
             Stream *stream = *s;
             if (!stream->knownIdle_.load(std::memory_order_relaxed)) {
                 if (queries++ == kQueriesPerTake) break;
-                // cudaStreamQuery is not allowed while this thread's capture is in its global mode.
                 RelaxedCaptureMode relaxed;
-                const cudaError_t state = cudaStreamQuery(stream->identity());
+                const cudaError_t state = stream->poll(true);
                 if (state == cudaErrorNotReady) continue; // busy: stays pooled, in its order
                 if (state != cudaSuccess) {
                     (void)cudaGetLastError();
@@ -54,7 +53,6 @@ public:
                     delete stream; // unusable (a failed earlier launch, say): not handed out again
                     return nullptr;
                 }
-                stream->knownIdle_.store(true, std::memory_order_relaxed);
             }
             streams.erase(s);
             stream->retain(); // pooled streams have a count of 0
@@ -161,6 +159,17 @@ Ref<Stream> Stream::create(int device) {
     return s;
 }
 
+cudaError_t Stream::poll(bool released) const noexcept {
+    if (knownIdle_.load(std::memory_order_relaxed)) return cudaSuccess;
+    const cudaError_t state = cudaStreamQuery(handle_);
+    if (state == cudaSuccess) {
+        if (released) knownIdle_.store(true, std::memory_order_relaxed);
+    } else if (state == cudaErrorNotReady && cudaPeekAtLastError() == cudaErrorNotReady) {
+        (void)cudaGetLastError(); // not an error: where the runtime keeps it, a later launch check would see it
+    }
+    return state;
+}
+
 bool Stream::query() const {
     if (knownIdle_.load(std::memory_order_relaxed)) return true;
     DeviceGuard guard(device_); // the legacy default stream's handle names the current device's
@@ -169,12 +178,18 @@ bool Stream::query() const {
     checkCuda(cudaStreamIsCapturing(handle_, &capture), "cudaStreamIsCapturing");
     if (capture != cudaStreamCaptureStatusNone)
         fail(CV_ERROR_INVALID_STATE, currentFunction(), ": the stream is being captured into a CUDA graph, where CUDA allows no query of it");
-    const cudaError_t state = cudaStreamQuery(handle_);
-    if (state == cudaErrorNotReady) {
-        // Not an error; where the runtime keeps it as the thread's last error, a later launch check would see it.
-        if (cudaPeekAtLastError() == cudaErrorNotReady) (void)cudaGetLastError();
-        return false;
-    }
+    const cudaError_t state = poll(false); // a live stream's raw handle may be queued on again at any time
+    if (state == cudaErrorNotReady) return false;
+    checkCuda(state, "cudaStreamQuery");
+    return true;
+}
+
+bool Stream::reusable() const {
+    if (!owned_ || useCount() != 1) return false;
+    if (knownIdle_.load(std::memory_order_relaxed)) return true;
+    RelaxedCaptureMode relaxed;
+    const cudaError_t state = poll(true);
+    if (state == cudaErrorNotReady) return false;
     checkCuda(state, "cudaStreamQuery");
     return true;
 }

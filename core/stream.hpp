@@ -53,6 +53,12 @@ public:
     // is known idle, else cudaStreamQuery. Throws Error(CV_ERROR_INVALID_STATE) while the stream is being captured
     // (a query would invalidate the capture), CV_ERROR_CUDA for an earlier asynchronous failure.
     bool query() const;
+    // Whether a new owner may be given this stream as the pool gives its streams (the caller holds the one reference
+    // left, of a handle it is about to hand on): created by the library, no other reference (no other handle, no
+    // hazard state), nothing pending. As in the pool, the raw cudaStream_t given out earlier is no longer its
+    // holders' to use, so a stream found idle is known idle from then on (no CUDA call the next time). Throws
+    // Error(CV_ERROR_CUDA) for an earlier asynchronous failure.
+    bool reusable() const;
 
     // Device memory of released owned tensors whose every access was on this stream (core/hazards.cpp, retire),
     // kept for the next allocation of the same size on it (core/tensor.cpp) instead of a cudaFreeAsync and a
@@ -74,6 +80,12 @@ private:
     // An owned stream goes to the pool of released streams (or is destroyed when the pool is full); an adopted one is
     // deleted.
     void lastReleased() noexcept override;
+    // The state of the work queued so far, for query(), reusable() and the pool: cudaSuccess (completed; no CUDA call
+    // while knownIdle_), cudaErrorNotReady (pending; never left as the thread's last error), or an earlier failure.
+    // `released`: the stream's raw handle is no longer its holders' to queue work through (a pooled stream, or one
+    // about to be handed on), so an idle answer is kept in knownIdle_. The caller relaxes the capture mode
+    // (RelaxedCaptureMode): cudaStreamQuery is not allowed while this thread captures in global mode otherwise.
+    cudaError_t poll(bool released) const noexcept;
     cudaStream_t handle_;
     int device_;
     bool owned_;

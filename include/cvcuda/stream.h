@@ -101,6 +101,19 @@ CV_API cvStatus cvStreamSync(cvStream stream);
  *  stream of its device is being captured, which CUDA does not let it be asked about). */
 CV_API cvStatus cvStreamQuery(cvStream stream);
 
+/** Whether the caller may hand `stream` to a new owner instead of releasing it and calling cvStreamCreate, for a
+ *  binding that keeps released handles of its own (the Python package's Stream(), docs/streams.md): CV_SUCCESS when
+ *  the stream was made by cvStreamCreate (or its variants), `stream` is its only handle and holds one reference, no
+ *  tracked work holds the stream (no tensor's hazard state names it) and nothing is pending on it: the conditions
+ *  under which the library's own pool hands a released stream out again. CV_NOT_READY (not an error: no message is
+ *  stored) otherwise; such a handle is released as usual, and the pool keeps the stream until those hold. As with
+ *  cvStreamRelease, the raw cudaStream_t its earlier owner was given is no longer that owner's to use. Makes no CUDA
+ *  call for a stream whose raw cudaStream_t was never given out and on which no operator was called, nor once a call
+ *  found it idle, else one cudaStreamQuery. Legal while this thread captures another stream in any mode.
+ *  Errors: CV_ERROR_INVALID_ARGUMENT (NULL or invalid stream; a stream of cvStreamWrap or cvStreamWrapDefault, which
+ *  the library does not own), CV_ERROR_CUDA (an earlier asynchronous failure surfaced). */
+CV_API cvStatus cvStreamQueryReusable(cvStream stream);
+
 /** Makes all work enqueued on `stream` from now on wait until the work enqueued on `other` so far has completed
  *  (an event recorded on `other` and waited on by `stream`: never blocks the host, legal during graph capture).
  *  stream == other (the same CUDA stream) is a no-op. Both must be on one device.

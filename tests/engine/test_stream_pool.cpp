@@ -150,3 +150,67 @@ TEST_CASE("cvStreamQuery: idle, busy behind a spin, idle after a sync, refused w
         }
     }
 }
+
+// cvStreamQueryReusable hands a stream on only under the pool's conditions: one handle with one reference, no hazard
+// state naming it, nothing pending. The busy row forces its race: a spin on the stream outlasts the call.
+TEST_CASE("cvStreamQueryReusable: only a sole, untracked, idle handle of a created stream", "[gpu][engine][stream-pool]") {
+    CVTEST_REQUIRE_GPU();
+    enum class Hold { none, retained, wrappedRaw, tracked, busy, busyThenSynced, adopted };
+    struct Row {
+        const char *name;
+        Hold hold;
+        cvStatus expected;
+    };
+    const Row rows[] = {
+        {"a new stream, nothing held: reusable", Hold::none, CV_SUCCESS},
+        {"its handle retained once more: not reusable", Hold::retained, CV_NOT_READY},
+        {"another handle from cvStreamWrap of its cudaStream_t: not reusable", Hold::wrappedRaw, CV_NOT_READY},
+        {"a tensor's hazard state names it (a flip, synced): not reusable", Hold::tracked, CV_NOT_READY},
+        {"a spin queued through its raw handle is pending: not reusable", Hold::busy, CV_NOT_READY},
+        {"the spin, then cvStreamSync: reusable", Hold::busyThenSynced, CV_SUCCESS},
+        {"an adopted stream (cvStreamWrap of a stream the library did not make): invalid", Hold::adopted,
+         CV_ERROR_INVALID_ARGUMENT},
+    };
+    constexpr Shape kShape{1, 16, 24, 3};
+    for (const Row &row : rows) {
+        INFO(row.name);
+        CV_OK(cvSyncAndCollect());
+        SideStream foreign; // a stream of CUDA's own, for the adopted row
+        Stream s = row.hold == Hold::adopted ? wrapStream(foreign.get()) : createStream();
+        Stream extra;
+        DeviceBuffer src(kShape.bytes()), dst(kShape.bytes());
+        Tensor ts = wrap(src, kShape, kCaiNone), td = wrap(dst, kShape, kCaiNone);
+        switch (row.hold) {
+        case Hold::retained:
+            cvStreamRetain(s.get());
+            extra = Stream(s.get());
+            break;
+        case Hold::wrappedRaw: extra = wrapStream(handleOf(s.get())); break;
+        case Hold::tracked:
+            CV_OK(cvFlip(s.get(), ts.get(), td.get(), 1));
+            CV_OK(cvStreamSync(s.get()));
+            break;
+        case Hold::busy:
+        case Hold::busyThenSynced:
+            CVTEST_CUDA(cvtest::launchSpin(handleOf(s.get()), kBusyProducer));
+            if (row.hold == Hold::busyThenSynced) CV_OK(cvStreamSync(s.get()));
+            break;
+        default: break;
+        }
+        const cvStatus status = cvStreamQueryReusable(s.get());
+        CHECK(status == row.expected);
+        if (status == CV_NOT_READY) CHECK(cudaPeekAtLastError() == cudaSuccess); // an answer leaves no error behind
+        if (row.hold == Hold::adopted) CHECK(std::string(cvGetLastErrorMessage()).find("adopted") != std::string::npos);
+        if (row.hold == Hold::busy) {
+            REQUIRE(busy(handleOf(s.get()))); // the spin outlasted the call: a wrong CV_SUCCESS could have been seen
+            CV_OK(cvStreamSync(s.get()));
+            CHECK(cvStreamQueryReusable(s.get()) == CV_SUCCESS);
+        }
+        if (row.hold == Hold::tracked) {
+            td.reset(); // the last tensor naming the stream: its hazard state goes once collected
+            ts.reset();
+            CV_OK(cvSyncAndCollect());
+            CHECK(cvStreamQueryReusable(s.get()) == CV_SUCCESS);
+        }
+    }
+}

@@ -3,6 +3,8 @@
 import threading
 import time
 
+import pytest
+
 import cvcuda
 from gpu_helpers import make_busy, with_stream
 
@@ -117,6 +119,94 @@ def test_stream_reuses_a_released_idle_stream(gpu):
         if handles[-1].handle == handle:
             break
     assert handles[-1].handle == handle
+
+
+def _release_kept_streams():
+    """Empties the package's list of released Stream() handles, releasing each to the C pool."""
+    from cvcuda import _stream
+
+    _stream.release_kept()
+    assert _stream._spare == []
+
+
+def test_released_idle_stream_is_kept_for_the_next_stream(gpu):
+    """A released Stream() goes to the package's short list, in a process that sees one device; the next Stream()
+    takes its C handle back after one cvStreamQueryReusable, without the C pool. With more devices, where Stream()
+    follows the current device, nothing is kept. sync_and_collect() releases what is kept."""
+    from cvcuda import _stream
+
+    cvcuda.Stream()  # the first Stream() decides whether this process keeps released streams
+    _release_kept_streams()
+    one_device = _stream._device_count == 1
+    assert _stream._spare_allowed[0] is one_device
+    first = cvcuda.Stream()
+    kept = first._cv
+    del first
+    assert _stream._spare == ([kept] if one_device else [])
+    second = cvcuda.Stream()
+    assert (second._cv == kept) is one_device
+    assert _stream._spare == []
+    second.sync()  # the handle works: cvStreamSync accepts it
+    del second
+    live = cvcuda.stats()["liveStreams"]
+    cvcuda.sync_and_collect()
+    assert _stream._spare == []
+    assert cvcuda.stats()["liveStreams"] == live - one_device
+
+
+def _kept_then_taken(make_holder):
+    """Keeps a released Stream() whose stream `make_holder(stream)` holds in some other way, then takes a Stream():
+    (the kept stream's cudaStream_t, the holder, the Stream taken)."""
+    from cvcuda import _stream
+
+    _release_kept_streams()
+    first = cvcuda.Stream()
+    if _stream._device_count != 1:
+        pytest.skip("nothing is kept in a process that sees several devices (the C pool's own tests apply)")
+    holder = make_holder(first)
+    kept, handle = first._cv, first.handle
+    del first
+    assert _stream._spare == [kept]
+    taken = cvcuda.Stream()
+    assert _stream._spare == []  # refused: released to the C pool, not kept again
+    return handle, holder, taken
+
+
+def test_kept_stream_still_adopted_elsewhere_is_not_handed_out(gpu):
+    """A kept handle whose stream another handle holds (as_stream of its cudaStream_t) is not given to a new
+    Stream(): the C pool would not hand that stream out either while the other handle lives."""
+    handle, alias, taken = _kept_then_taken(lambda s: cvcuda.as_stream(s.handle))
+    assert alias.handle == handle
+    assert taken.handle != handle
+
+
+def test_kept_stream_named_by_a_tensors_hazard_state_is_not_handed_out(torch):
+    """A kept handle whose stream a tensor's hazard state still names (the writer of a flip, synced, the tensors
+    alive) is not given to a new Stream(); once the tensors are gone and collected it may be again."""
+    def flip_on(stream):
+        src = cvcuda.as_tensor(torch.zeros((8, 8, 3), dtype=torch.uint8, device="cuda"), "HWC")
+        out = cvcuda.flip(src, 1, stream=stream)
+        stream.sync()
+        return src, out
+
+    handle, tensors, taken = _kept_then_taken(flip_on)
+    assert taken.handle != handle
+    assert tensors[1].cuda().__cuda_array_interface__["stream"] is None  # synced: nothing pending, only named
+
+
+def test_kept_stream_with_pending_work_goes_back_to_the_pool(torch):
+    """A kept Stream() is never handed out while work is pending on it: the next Stream() finds it busy and releases
+    it to the C pool instead, which takes a stream with nothing pending. The sleep forces the race: it outlasts the
+    take (asserted)."""
+    def sleep_on(stream):
+        pending = torch.cuda.ExternalStream(stream.handle)
+        make_busy(torch, pending, 1000)
+        return pending
+
+    handle, pending, taken = _kept_then_taken(sleep_on)
+    assert not pending.query(), "the sleep had ended before the take: nothing was tested"
+    assert taken.handle != handle, "a stream with pending work was handed out"
+    torch.cuda.synchronize()
 
 
 def test_stream_with_pending_work_is_not_reused(torch):

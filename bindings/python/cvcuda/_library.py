@@ -171,8 +171,9 @@ def stats() -> Dict[str, int]:
     every PyTorch tensor, at its first use); ``eventRecords`` / ``eventWaits``: ``cudaEventRecord`` /
     ``cudaStreamWaitEvent`` calls made for cross-stream ordering; ``kernelLaunches``: operator kernels launched;
     ``liveTensors`` / ``liveStreams``: tensors and streams alive now, held by a handle (a Python object) or by
-    tracked GPU work; the library's own per-device streams and its pool of released streams are not counted
-    (so both are 0 after :func:`sync_and_collect` once every object is gone).
+    tracked GPU work; the library's own per-device streams and its pool of released streams are not counted, the up
+    to 2 released streams the package keeps for the next :class:`Stream` are until :func:`sync_and_collect`
+    releases them (docs/streams.md), so both are 0 after :func:`sync_and_collect` once every object is gone.
     Needs no GPU; never blocks. Raises :class:`InternalError` only on a library bug.
     """
     out = ffi.new("cvStats *")
@@ -191,7 +192,11 @@ def reset_stats() -> None:
 def sync_and_collect() -> None:
     """BLOCKS until all GPU work the library tracks has completed, then releases everything waiting on it (memory the
     library allocated, and the Python objects that :func:`cvcuda.as_tensor` keeps alive). Releases the GIL while it
-    waits. Without a device it does nothing. Raises :class:`CudaError` if an earlier asynchronous failure surfaces."""
+    waits. Also releases the streams kept for the next :class:`Stream` to the library's pool. Without a device it
+    does nothing else. Raises :class:`CudaError` if an earlier asynchronous failure surfaces."""
+    from ._stream import release_kept  # not at the top: see _error
+
+    release_kept()
     status = lib.cvSyncAndCollect()
     if status:
         raise _error(status)

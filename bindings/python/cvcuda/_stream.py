@@ -18,7 +18,29 @@ _adopted_torch = {}  # (device_index, cuda_stream) -> Stream: torch's pooled str
 _create = lib.cvStreamCreate
 _create_on_device = lib.cvStreamCreateOnDevice
 _stream_release = lib.cvStreamRelease
+_reusable = lib.cvStreamQueryReusable
 _cast = ffi.cast
+
+# Released Stream() handles kept for the next Stream() (newest last), in a process that sees one device, where every
+# Stream() is on device 0: taking one back costs one cvStreamQueryReusable, which answers with no CUDA call for a
+# stream nothing was queued on, against the C pool's cvStreamCreate + cvStreamRelease. The call hands one back only
+# under the pool's own conditions (no other handle, no hazard state and no pending work holds the stream), so a kept
+# handle is never given to a new owner while an as_stream() of its cudaStream_t, a tensor's writer or reader state or
+# its work still holds it; a refused one is released to the C pool, which keeps it until those hold (docs/streams.md).
+# A kept handle counts as live in cvcuda.stats() until sync_and_collect() releases it.
+_SPARE_MAX = 2
+_spare: list = []
+_spare_allowed = [None]  # [True] once the process is known to see exactly one device (decided at the first Stream())
+
+
+def release_kept() -> None:
+    """Releases the handles kept for the next Stream() to the C pool (cvcuda.sync_and_collect)."""
+    while _spare:
+        try:
+            handle = _spare.pop()
+        except IndexError:  # another thread took the last one
+            return
+        _stream_release(handle)
 
 
 class _Scratch(threading.local):
@@ -88,6 +110,16 @@ class Stream(metaclass=_StreamMeta):
     __slots__ = ("_cv", "_release", "_handle", "_owner", "_device", "__weakref__")
 
     def __init__(self, device: Any = None) -> None:
+        if device is None and _spare:
+            try:
+                cv = _spare.pop()
+            except IndexError:  # another thread took the last one
+                pass
+            else:
+                if not _reusable(cv):  # CV_SUCCESS: this handle alone holds the stream, and nothing is pending
+                    self._cv = self._release = cv
+                    return
+                _stream_release(cv)  # held elsewhere or busy (or the query failed): the C pool decides from here
         # One C call, which reuses a released stream of the device whose work has completed when there is one
         # (docs/streams.md). The handle is asked for only when needed (``handle``), which saves a call per stream.
         stream = _scratch.out
@@ -102,14 +134,21 @@ class Stream(metaclass=_StreamMeta):
         self._cv = self._release = stream[0]
         if index is not None:
             self._device = index
+        if _spare_allowed[0] is None:
+            _current_device()
+            _spare_allowed[0] = _device_count == 1
 
-    def __del__(self, _stream_release=_stream_release) -> None:  # bound at definition: module globals go at exit
+    # Bound at definition: module globals go at exit.
+    def __del__(self, _stream_release=_stream_release, _spare=_spare, _allowed=_spare_allowed, _most=_SPARE_MAX) -> None:
         try:
             handle = self._release
         except AttributeError:  # __init__ raised before the handle existed
             return
         if handle is not None:
-            _stream_release(handle)
+            if _allowed[0] and len(_spare) < _most:
+                _spare.append(handle)
+            else:
+                _stream_release(handle)
 
     @property
     def device(self) -> int:
