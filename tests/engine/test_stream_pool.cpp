@@ -179,6 +179,7 @@ TEST_CASE("cvStreamQueryReusable: only a sole, untracked, idle handle of a creat
         Stream s = row.hold == Hold::adopted ? wrapStream(foreign.get()) : createStream();
         Stream extra;
         DeviceBuffer src(kShape.bytes()), dst(kShape.bytes());
+        src.upload(randomImage(kShape, 7)); // the tracked row's flip reads it
         Tensor ts = wrap(src, kShape, kCaiNone), td = wrap(dst, kShape, kCaiNone);
         switch (row.hold) {
         case Hold::retained:
