@@ -187,7 +187,11 @@ bool Stream::query() const {
 bool Stream::reusable() const {
     if (!owned_ || useCount() != 1) return false;
     if (knownIdle_.load(std::memory_order_relaxed)) return true;
-    RelaxedCaptureMode relaxed;
+    RelaxedCaptureMode relaxed; // neither call is allowed while this thread captures in global mode otherwise
+    // Captured through a raw handle its holder should no longer use: busy, and a query would invalidate the capture.
+    cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+    checkCuda(cudaStreamIsCapturing(handle_, &capture), "cudaStreamIsCapturing");
+    if (capture != cudaStreamCaptureStatusNone) return false;
     const cudaError_t state = poll(true);
     if (state == cudaErrorNotReady) return false;
     checkCuda(state, "cudaStreamQuery");

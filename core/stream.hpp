@@ -55,16 +55,16 @@ public:
     bool query() const;
     // Whether a new owner may be given this stream as the pool gives its streams (the caller holds the one reference
     // left, of a handle it is about to hand on): created by the library, no other reference (no other handle, no
-    // hazard state), nothing pending. As in the pool, the raw cudaStream_t given out earlier is no longer its
-    // holders' to use, so a stream found idle is known idle from then on (no CUDA call the next time). Throws
-    // Error(CV_ERROR_CUDA) for an earlier asynchronous failure.
+    // hazard state), not being captured, nothing pending. As in the pool, the raw cudaStream_t given out earlier is no
+    // longer its holders' to use, so a stream found idle is known idle from then on (no CUDA call the next time).
+    // Throws Error(CV_ERROR_CUDA) for an earlier asynchronous failure.
     bool reusable() const;
 
     // Device memory of released owned tensors whose every access was on this stream (core/hazards.cpp, retire),
     // kept for the next allocation of the same size on it (core/tensor.cpp) instead of a cudaFreeAsync and a
     // cudaMallocFromPoolAsync: the pool would hand such a block to the next allocation on this stream at once too,
     // since stream order keeps every later use behind the earlier ones. Not while the stream is being captured
-    // (callers check). A few small blocks per stream; freed (stream-ordered) when the stream is released.
+    // (callers check). A few small blocks per stream; freed (stream-ordered) when the stream's last reference goes.
     static constexpr size_t kMaxKeptBlocks = 4;
     static constexpr size_t kMaxKeptBlockBytes = size_t{16} << 20;
     // A kept block of exactly `bytes`, or null. No CUDA call.

@@ -104,12 +104,15 @@ CV_API cvStatus cvStreamQuery(cvStream stream);
 /** Whether the caller may hand `stream` to a new owner instead of releasing it and calling cvStreamCreate, for a
  *  binding that keeps released handles of its own (the Python package's Stream(), docs/streams.md): CV_SUCCESS when
  *  the stream was made by cvStreamCreate (or its variants), `stream` is its only handle and holds one reference, no
- *  tracked work holds the stream (no tensor's hazard state names it) and nothing is pending on it: the conditions
- *  under which the library's own pool hands a released stream out again. CV_NOT_READY (not an error: no message is
- *  stored) otherwise; such a handle is released as usual, and the pool keeps the stream until those hold. As with
- *  cvStreamRelease, the raw cudaStream_t its earlier owner was given is no longer that owner's to use. Makes no CUDA
- *  call for a stream whose raw cudaStream_t was never given out and on which no operator was called, nor once a call
- *  found it idle, else one cudaStreamQuery. Legal while this thread captures another stream in any mode.
+ *  tracked work holds the stream (no tensor's hazard state names it), it is not being captured and nothing is
+ *  pending on it: the conditions under which the library's own pool hands a released stream out again. CV_NOT_READY
+ *  (not an error: no message is stored) otherwise; such a handle is released as usual, and the pool keeps the stream
+ *  until those hold. Ask only about a handle being handed over: as after cvStreamRelease, the raw cudaStream_t its
+ *  earlier owner was given is no longer that owner's to use, and a CV_SUCCESS lets the library treat the stream as
+ *  idle until its raw handle is next given out. No CUDA call for a stream whose raw cudaStream_t was never given out
+ *  and on which no operator was called, or that this call or the pool found idle since; else cudaStreamIsCapturing
+ *  and cudaStreamQuery, with this thread's capture mode relaxed around them (so the call is legal while this thread
+ *  captures another stream in any mode).
  *  Errors: CV_ERROR_INVALID_ARGUMENT (NULL or invalid stream; a stream of cvStreamWrap or cvStreamWrapDefault, which
  *  the library does not own), CV_ERROR_CUDA (an earlier asynchronous failure surfaced). */
 CV_API cvStatus cvStreamQueryReusable(cvStream stream);

@@ -152,10 +152,10 @@ TEST_CASE("cvStreamQuery: idle, busy behind a spin, idle after a sync, refused w
 }
 
 // cvStreamQueryReusable hands a stream on only under the pool's conditions: one handle with one reference, no hazard
-// state naming it, nothing pending. The busy row forces its race: a spin on the stream outlasts the call.
+// state naming it, not captured, nothing pending. The busy row forces its race: a spin on the stream outlasts the call.
 TEST_CASE("cvStreamQueryReusable: only a sole, untracked, idle handle of a created stream", "[gpu][engine][stream-pool]") {
     CVTEST_REQUIRE_GPU();
-    enum class Hold { none, retained, wrappedRaw, tracked, busy, busyThenSynced, adopted };
+    enum class Hold { none, retained, wrappedRaw, tracked, busy, busyThenSynced, captured, otherCaptured, adopted };
     struct Row {
         const char *name;
         Hold hold;
@@ -168,6 +168,9 @@ TEST_CASE("cvStreamQueryReusable: only a sole, untracked, idle handle of a creat
         {"a tensor's hazard state names it (a flip, synced): not reusable", Hold::tracked, CV_NOT_READY},
         {"a spin queued through its raw handle is pending: not reusable", Hold::busy, CV_NOT_READY},
         {"the spin, then cvStreamSync: reusable", Hold::busyThenSynced, CV_SUCCESS},
+        {"being captured through its raw handle: not reusable, the capture intact", Hold::captured, CV_NOT_READY},
+        {"its raw handle given out, another stream captured by this thread in global mode: answered", Hold::otherCaptured,
+         CV_SUCCESS},
         {"an adopted stream (cvStreamWrap of a stream the library did not make): invalid", Hold::adopted,
          CV_ERROR_INVALID_ARGUMENT},
     };
@@ -198,10 +201,28 @@ TEST_CASE("cvStreamQueryReusable: only a sole, untracked, idle handle of a creat
             break;
         default: break;
         }
+        Stream other = createStream();
+        const cudaStream_t capturedHandle = row.hold == Hold::captured      ? handleOf(s.get())
+                                            : row.hold == Hold::otherCaptured ? handleOf(other.get())
+                                                                              : nullptr;
+        if (row.hold == Hold::otherCaptured) (void)handleOf(s.get()); // given out: the call has to ask CUDA
+        if (capturedHandle != nullptr) CVTEST_CUDA(cudaStreamBeginCapture(capturedHandle, cudaStreamCaptureModeGlobal));
+        REQUIRE(cvStreamQueryReusable(nullptr) == CV_ERROR_INVALID_ARGUMENT); // a message the answer must not replace
         const cvStatus status = cvStreamQueryReusable(s.get());
+        const std::string message = cvGetLastErrorMessage();
         CHECK(status == row.expected);
-        if (status == CV_NOT_READY) CHECK(cudaPeekAtLastError() == cudaSuccess); // an answer leaves no error behind
-        if (row.hold == Hold::adopted) CHECK(std::string(cvGetLastErrorMessage()).find("adopted") != std::string::npos);
+        if (status == CV_SUCCESS || status == CV_NOT_READY) {
+            CHECK(message == "cvStreamQueryReusable: stream is NULL");
+            CHECK(cudaPeekAtLastError() == cudaSuccess); // an answer leaves no error behind
+        }
+        if (capturedHandle != nullptr) {
+            cudaGraph_t graph = nullptr;
+            // The capture is intact: the call made no call that global mode forbids, and did not query the captured
+            // stream.
+            CHECK(cudaStreamEndCapture(capturedHandle, &graph) == cudaSuccess);
+            if (graph != nullptr) CVTEST_CUDA(cudaGraphDestroy(graph));
+        }
+        if (row.hold == Hold::adopted) CHECK(message.find("adopted") != std::string::npos);
         if (row.hold == Hold::busy) {
             REQUIRE(busy(handleOf(s.get()))); // the spin outlasted the call: a wrong CV_SUCCESS could have been seen
             CV_OK(cvStreamSync(s.get()));

@@ -182,7 +182,7 @@ def test_kept_stream_still_adopted_elsewhere_is_not_handed_out(gpu):
 
 def test_kept_stream_named_by_a_tensors_hazard_state_is_not_handed_out(torch):
     """A kept handle whose stream a tensor's hazard state still names (the writer of a flip, synced, the tensors
-    alive) is not given to a new Stream(); once the tensors are gone and collected it may be again."""
+    alive) is not given to a new Stream()."""
     def flip_on(stream):
         src = cvcuda.as_tensor(torch.zeros((8, 8, 3), dtype=torch.uint8, device="cuda"), "HWC")
         out = cvcuda.flip(src, 1, stream=stream)
@@ -207,6 +207,15 @@ def test_kept_stream_with_pending_work_goes_back_to_the_pool(torch):
     assert not pending.query(), "the sleep had ended before the take: nothing was tested"
     assert taken.handle != handle, "a stream with pending work was handed out"
     torch.cuda.synchronize()
+
+
+def test_copy_of_a_stream_is_the_stream(gpu):
+    """One CUDA stream has one owner: a copy that released the handle too could hand it to two Stream()s."""
+    import copy
+
+    stream = cvcuda.Stream()
+    assert copy.copy(stream) is stream
+    assert copy.deepcopy(stream) is stream
 
 
 def test_stream_with_pending_work_is_not_reused(torch):

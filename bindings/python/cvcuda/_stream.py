@@ -19,6 +19,7 @@ _create = lib.cvStreamCreate
 _create_on_device = lib.cvStreamCreateOnDevice
 _stream_release = lib.cvStreamRelease
 _reusable = lib.cvStreamQueryReusable
+_NOT_READY = lib.CV_NOT_READY
 _cast = ffi.cast
 
 # Released Stream() handles kept for the next Stream() (newest last), in a process that sees one device, where every
@@ -94,14 +95,18 @@ class Stream(metaclass=_StreamMeta):
     propagating, which then reaches the caller unchanged. The reference library documents a per-thread current stream
     but keeps one stack for all threads, so there a ``with`` block in one thread changes the current stream of the
     others; here each thread really has its own. ``with`` gives the stream itself (``with cvcuda.Stream() as s:``); the reference gives None.
-    The stream lives while this object, or GPU work enqueued on it, lives; then it goes back to a pool, from which a
-    later ``Stream()`` takes it again only once all work queued on it has completed (a new stream never waits behind
-    old work: docs/streams.md), so its ``handle`` must not be used after that. ``int(stream)`` is :attr:`handle`.
+    The stream lives while this object, or GPU work enqueued on it, lives; then it goes back to a pool (the package
+    keeps up to 2 released streams itself, counted live in :func:`cvcuda.stats` until :func:`cvcuda.sync_and_collect`,
+    the library's pool the rest), from which a later ``Stream()`` takes it again only once nothing else holds it and
+    all work queued on it has completed (a new stream never waits behind old work: docs/streams.md), so its
+    ``handle`` must not be used after that. ``int(stream)`` is :attr:`handle`. ``copy.copy`` and ``copy.deepcopy``
+    return the stream itself (one CUDA stream has one owner).
 
     Raises ``TypeError`` for a ``device`` of another type (a bool, a float), ``ValueError`` for a non-CUDA device
     (``"cpu"``, ``torch.device("cpu")``, a malformed string), :class:`InvalidArgumentError` (a ``ValueError``) for an
     index this process has no device for (the message names the index and the devices there are),
-    :class:`NoDeviceError` without a device, :class:`CudaError` if CUDA fails to create the stream.
+    :class:`NoDeviceError` without a device, :class:`CudaError` if CUDA fails to create the stream or an earlier
+    asynchronous failure surfaces while a kept stream is checked.
     """
 
     # _release: the handle __del__ releases (Stream() only, whose _cv is the plain handle); None where _cv is an
@@ -116,10 +121,13 @@ class Stream(metaclass=_StreamMeta):
             except IndexError:  # another thread took the last one
                 pass
             else:
-                if not _reusable(cv):  # CV_SUCCESS: this handle alone holds the stream, and nothing is pending
+                status = _reusable(cv)
+                if not status:  # CV_SUCCESS: this handle alone holds the stream, and nothing is pending
                     self._cv = self._release = cv
                     return
-                _stream_release(cv)  # held elsewhere or busy (or the query failed): the C pool decides from here
+                _stream_release(cv)  # held elsewhere or busy: the C pool decides from here
+                if status != _NOT_READY:
+                    raise error_from_status(lib, status)
         # One C call, which reuses a released stream of the device whose work has completed when there is one
         # (docs/streams.md). The handle is asked for only when needed (``handle``), which saves a call per stream.
         stream = _scratch.out
@@ -149,6 +157,12 @@ class Stream(metaclass=_StreamMeta):
                 _spare.append(handle)
             else:
                 _stream_release(handle)
+
+    def __copy__(self) -> "Stream":
+        return self
+
+    def __deepcopy__(self, memo: Any) -> "Stream":
+        return self
 
     @property
     def device(self) -> int:
