@@ -3,6 +3,7 @@
 #include "cuda_check.hpp"
 #include "device_resources.hpp"
 #include "error.hpp"
+#include "hazards.hpp"
 #include "stats.hpp"
 
 #include <deque>
@@ -173,10 +174,8 @@ cudaError_t Stream::poll(bool released) const noexcept {
 bool Stream::query() const {
     if (knownIdle_.load(std::memory_order_relaxed)) return true;
     DeviceGuard guard(device_); // the legacy default stream's handle names the current device's
-    RelaxedCaptureMode relaxed; // neither call is allowed while this thread captures in global mode otherwise
-    cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
-    checkCuda(cudaStreamIsCapturing(handle_, &capture), "cudaStreamIsCapturing");
-    if (capture != cudaStreamCaptureStatusNone)
+    RelaxedCaptureMode relaxed; // cudaStreamQuery is not allowed while this thread captures in global mode otherwise
+    if (hazards::isCapturing(*this))
         fail(CV_ERROR_INVALID_STATE, currentFunction(), ": the stream is being captured into a CUDA graph, where CUDA allows no query of it");
     const cudaError_t state = poll(false); // a live stream's raw handle may be queued on again at any time
     if (state == cudaErrorNotReady) return false;
@@ -187,11 +186,9 @@ bool Stream::query() const {
 bool Stream::reusable() const {
     if (!owned_ || useCount() != 1) return false;
     if (knownIdle_.load(std::memory_order_relaxed)) return true;
-    RelaxedCaptureMode relaxed; // neither call is allowed while this thread captures in global mode otherwise
+    RelaxedCaptureMode relaxed; // cudaStreamQuery is not allowed while this thread captures in global mode otherwise
     // Captured through a raw handle its holder should no longer use: busy, and a query would invalidate the capture.
-    cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
-    checkCuda(cudaStreamIsCapturing(handle_, &capture), "cudaStreamIsCapturing");
-    if (capture != cudaStreamCaptureStatusNone) return false;
+    if (hazards::isCapturing(*this)) return false;
     const cudaError_t state = poll(true);
     if (state == cudaErrorNotReady) return false;
     checkCuda(state, "cudaStreamQuery");

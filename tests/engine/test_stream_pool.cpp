@@ -14,6 +14,14 @@ cudaStream_t releasedIdleHandle() {
     return h;
 }
 
+// Ends the capture begun on `h`; true when it ends cleanly, i.e. no call since invalidated it.
+bool captureEndsCleanly(cudaStream_t h) {
+    cudaGraph_t graph = nullptr;
+    const bool clean = cudaStreamEndCapture(h, &graph) == cudaSuccess;
+    if (graph != nullptr) CVTEST_CUDA(cudaGraphDestroy(graph));
+    return clean;
+}
+
 } // namespace
 
 TEST_CASE("stream pool: a released idle stream is reused; one still held, busy or tracked is not",
@@ -137,10 +145,8 @@ TEST_CASE("cvStreamQuery: idle, busy behind a spin, idle after a sync, refused w
         if (status == CV_SUCCESS || status == CV_NOT_READY) CHECK(message == "cvStreamQuery: stream is NULL");
         if (row.capture || row.otherCaptured) {
             if (row.capture) CHECK(message.find("captured") != std::string::npos);
-            cudaGraph_t graph = nullptr;
             // The capture is intact: the query made no call that global mode forbids (it relaxes the mode around them).
-            CHECK(cudaStreamEndCapture(row.capture ? handleOf(s.get()) : otherHandle, &graph) == cudaSuccess);
-            if (graph != nullptr) CVTEST_CUDA(cudaGraphDestroy(graph));
+            CHECK(captureEndsCleanly(row.capture ? handleOf(s.get()) : otherHandle));
         }
         if (row.spin && !row.sync) {
             CHECK(cudaPeekAtLastError() == cudaSuccess); // the pending work left no error for a later launch check
@@ -215,13 +221,8 @@ TEST_CASE("cvStreamQueryReusable: only a sole, untracked, idle handle of a creat
             CHECK(message == "cvStreamQueryReusable: stream is NULL");
             CHECK(cudaPeekAtLastError() == cudaSuccess); // an answer leaves no error behind
         }
-        if (capturedHandle != nullptr) {
-            cudaGraph_t graph = nullptr;
-            // The capture is intact: the call made no call that global mode forbids, and did not query the captured
-            // stream.
-            CHECK(cudaStreamEndCapture(capturedHandle, &graph) == cudaSuccess);
-            if (graph != nullptr) CVTEST_CUDA(cudaGraphDestroy(graph));
-        }
+        // The capture is intact: the call made no call that global mode forbids, and did not query the captured stream.
+        if (capturedHandle != nullptr) CHECK(captureEndsCleanly(capturedHandle));
         if (row.hold == Hold::adopted) CHECK(message.find("adopted") != std::string::npos);
         if (row.hold == Hold::busy) {
             REQUIRE(busy(handleOf(s.get()))); // the spin outlasted the call: a wrong CV_SUCCESS could have been seen
