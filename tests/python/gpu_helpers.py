@@ -6,15 +6,21 @@ _CYCLES_PER_MS = {}
 
 
 def cycles_per_ms(torch) -> float:
-    """GPU clock cycles per millisecond, measured once with CUDA events (torch.cuda._sleep counts cycles)."""
+    """GPU clock cycles per millisecond, measured once with CUDA events (torch.cuda._sleep counts cycles of the SM
+    clock, whose rate follows the GPU's clock state): the most of three measurements after a warm-up sleep, so that a
+    GPU still clocked down from idle does not make every later sleep shorter than asked (it makes them longer)."""
     if "value" not in _CYCLES_PER_MS:
-        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        rates = []
         torch.cuda.synchronize()
-        start.record()
-        torch.cuda._sleep(10_000_000)
-        end.record()
-        end.synchronize()
-        _CYCLES_PER_MS["value"] = 10_000_000 / max(start.elapsed_time(end), 1e-3)
+        torch.cuda._sleep(10_000_000)  # warm-up: lets the clock rise before the measurements
+        for _ in range(3):
+            start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            start.record()
+            torch.cuda._sleep(10_000_000)
+            end.record()
+            end.synchronize()
+            rates.append(10_000_000 / max(start.elapsed_time(end), 1e-3))
+        _CYCLES_PER_MS["value"] = max(rates)
     return _CYCLES_PER_MS["value"]
 
 

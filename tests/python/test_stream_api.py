@@ -1,5 +1,6 @@
 """cvcuda.Stream: current/default streams per thread, nesting, adoption of torch streams, sync releasing the GIL."""
 
+import ctypes
 import threading
 import time
 
@@ -61,9 +62,8 @@ def test_as_stream_adopts(torch):
     assert cvcuda.as_stream(0) is cvcuda.Stream.default
 
 
-def test_sync_releases_the_gil(torch):
-    stream = cvcuda.Stream()
-    make_busy(torch, torch.cuda.ExternalStream(stream.handle), 200)
+def ticks_during(wait):
+    """(seconds `wait()` took, how many 1 ms ticks another Python thread made meanwhile)."""
     ticks = []
     stop = threading.Event()
 
@@ -75,11 +75,29 @@ def test_sync_releases_the_gil(torch):
     worker = threading.Thread(target=tick)
     worker.start()
     time.sleep(0.01)
-    before = len(ticks)
-    stream.sync()
+    start = time.monotonic()
+    wait()
+    end = time.monotonic()
     stop.set()
     worker.join()
-    assert len(ticks) - before > 20  # the other thread ran while this one waited
+    return end - start, sum(start <= t <= end for t in ticks)
+
+
+def test_sync_releases_the_gil(torch):
+    stream = cvcuda.Stream()
+    make_busy(torch, torch.cuda.ExternalStream(stream.handle), 200)
+    seconds, ticks = ticks_during(stream.sync)
+    assert seconds > 0.1  # it waited for the spin
+    assert ticks > seconds * 1000 / 4  # the other thread ran while this one waited (a tick takes 1 ms and a bit)
+
+
+def test_ticks_stop_while_a_wait_holds_the_gil():
+    # The negative control of the test above: a wait of 0.2 s that holds the GIL (ctypes.PyDLL keeps it) lets no tick
+    # through, or one at its edges.
+    libc = ctypes.PyDLL(None)
+    seconds, ticks = ticks_during(lambda: libc.usleep(200_000))
+    assert seconds > 0.1
+    assert ticks <= 2
 
 
 def test_import_is_safe_before_fork(gpu):
