@@ -14,7 +14,7 @@ modes with the same behaviour. Rows over the real library: calls that need no de
 
 Each row: min over 5 repeats of 200000 calls (timeit), microseconds per call; each mode in its own interpreter.
 
-  python3 bench/cffi_modes.py [--build build] [--log FILE]   (FILE: the table, this script's text above it as comments)
+  python3 bench/cffi_modes.py [--build build] [--log FILE] [--host TEXT]   (FILE: the table, this script's text above it as comments)
 """
 import argparse
 import json
@@ -173,6 +173,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--build", default="build", help="the Meson build directory (with cvcuda._capi)")
     parser.add_argument("--log", default=None, help="also write the table here, this script's text above it")
+    parser.add_argument("--host", default="the development machine (no GPU)",
+                        help="the machine named in --log's header")
     parser.add_argument("--child", choices=("stub", "real"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -202,7 +204,7 @@ def main():
     if args.log:
         script = pathlib.Path(__file__).read_text().splitlines()
         header = [f"# cffi API mode against ABI mode, `python3 bench/cffi_modes.py --build {args.build}`, on "
-                  f"the development machine (no GPU, {os.cpu_count()} CPUs), Python {sys.version.split()[0]}. The script:"]
+                  f"{args.host} ({os.cpu_count()} CPUs), Python {sys.version.split()[0]}. The script:"]
         text = "\n".join(header + ["#   " + line if line else "#" for line in script]) + "\n\n" + table + "\n"
         pathlib.Path(args.log).write_text(text)
     return 0
