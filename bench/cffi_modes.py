@@ -65,11 +65,8 @@ def child_rows(stub):
 
     rows.append(("cvStreamCreate + cvStreamRelease, bound C calls", per_call(pair)))
     rows.append(("cvcuda.Stream() (create, then release in __del__)", per_call(lambda S=Stream: S())))
-    # Two calls of one signature whose stubs both do nothing: in API mode the first keeps the GIL (gen_ffi.GIL_KEPT),
-    # the second releases and retakes it, as cffi does around every call; in ABI mode libffi releases it for both.
     handle = out[0]
-    rows.append(("cvStreamQueryReusable (API mode: GIL kept)", per_call(lambda f=lib.cvStreamQueryReusable, h=handle: f(h))))
-    rows.append(("cvStreamQuery (GIL released)", per_call(lambda f=lib.cvStreamQuery, h=handle: f(h))))
+    rows.append(("cvStreamQueryReusable", per_call(lambda f=lib.cvStreamQueryReusable, h=handle: f(h))))
     # Stream()'s kept path over the stub: one kept handle, taken back (cvStreamQueryReusable answers 0) and kept again.
     saved = _stream._spare[:], _stream._spare_allowed[0]
     _stream._spare[:], _stream._spare_allowed[0] = [handle], True

@@ -7,8 +7,10 @@ _CYCLES_PER_MS = {}
 
 def cycles_per_ms(torch) -> float:
     """GPU clock cycles per millisecond, measured once with CUDA events (torch.cuda._sleep counts cycles of the SM
-    clock, whose rate follows the GPU's clock state): the most of three measurements after a warm-up sleep, so that a
-    GPU still clocked down from idle does not make every later sleep shorter than asked (it makes them longer)."""
+    clock, whose rate follows the GPU's clock state): the most of three measurements after a warm-up sleep. A
+    measurement that runs slow (a GPU still clocked down from idle, the first launch loading its module) gives too few
+    cycles per millisecond and so makes every later spin shorter than asked; one made at the highest clock makes a spin
+    at a lower clock last longer than asked, which no test minds."""
     if "value" not in _CYCLES_PER_MS:
         rates = []
         torch.cuda.synchronize()

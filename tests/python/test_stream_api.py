@@ -1,6 +1,7 @@
 """cvcuda.Stream: current/default streams per thread, nesting, adoption of torch streams, sync releasing the GIL."""
 
 import ctypes
+import sys
 import threading
 import time
 
@@ -91,6 +92,7 @@ def test_sync_releases_the_gil(torch):
     assert ticks > seconds * 1000 / 4  # the other thread ran while this one waited (a tick takes 1 ms and a bit)
 
 
+@pytest.mark.skipif(not getattr(sys, "_is_gil_enabled", lambda: True)(), reason="free-threaded Python: no GIL to hold")
 def test_ticks_stop_while_a_wait_holds_the_gil():
     # The negative control of the test above: a wait of 0.2 s that holds the GIL (ctypes.PyDLL keeps it) lets no tick
     # through, or one at its edges.
