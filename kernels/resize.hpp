@@ -54,8 +54,6 @@ struct TvTileShape {
     int32_t tileH;     // output rows per block (32 columns)
     int32_t maxRows;   // the most source rows one tile's horizontal buffer holds
     int32_t smemBytes; // dynamic shared memory per block
-    int32_t chunkRows; // the staged variant (uint8 rows of word loads): source rows per chunk buffer; 0: direct loads
-    int32_t slotBytes; // the staged variant: bytes per staged row (the widest tile's span, bandSlotBytes)
 };
 
 // The geometry of cvResize's row paths (resize_rows.cuh): the destination width is cut into strips of stripW

@@ -121,28 +121,20 @@ template <int Pending> CVK_BAND_HD void bandWait() {
 // Where byte b0 of a row lands in its slot: the slot mirrors the 16-byte aligned address at or below it.
 CVK_BAND_HD int32_t bandShift(const uint8_t *row, int32_t b0) { return static_cast<int32_t>(reinterpret_cast<uintptr_t>(row + b0) & 15); }
 
-// The bytes a slot holds for a span: the span's bytes from byte bandShift (at most 15) on, rounded up to whole chunks.
-CVK_BAND_HD int32_t bandSlotBytes(const BandSpan &span) { return (span.b1 - span.b0 + 15 + 15) & ~15; }
-
-// Chunk k of a source row's slot: slot bytes [16k, 16k + 16) that hold bytes of the span [b0, b1), which sit in the
-// slot from byte bandShift on; by cp.async when the chunk lies wholly inside the span, else its span bytes one by one
-// (nothing outside the span is read). A chunk past the span's end copies nothing.
-CVK_BAND_HD void bandStageChunk(const uint8_t *row, const BandSpan &span, uint8_t *slot, int32_t k) {
+// Phase 1 of a source row: its bytes [b0, b1) into `slot` from byte bandShift on; the 16-byte chunks wholly inside
+// the span by cp.async, the bytes of a partial first or last chunk one by one (nothing outside the span is read).
+CVK_BAND_HD void bandStage(const uint8_t *row, const BandSpan &span, uint8_t *slot, int tid, int nthreads) {
     const int32_t shift = bandShift(row, span.b0);
     const uint8_t *base = row + span.b0 - shift;
-    const int32_t lo = shift, hi = shift + span.b1 - span.b0, cs = 16 * k;
-    if (cs >= lo && cs + 16 <= hi) {
-        bandCopy16(slot + cs, base + cs);
-    } else {
-        for (int32_t j = cs < lo ? lo : cs; j < cs + 16 && j < hi; ++j) slot[j] = loadByte(base + j);
+    const int32_t lo = shift, hi = shift + span.b1 - span.b0, chunks = (hi + 15) >> 4;
+    for (int32_t k = tid; k < chunks; k += nthreads) {
+        const int32_t cs = 16 * k;
+        if (cs >= lo && cs + 16 <= hi) {
+            bandCopy16(slot + cs, base + cs);
+        } else {
+            for (int32_t j = cs < lo ? lo : cs; j < cs + 16 && j < hi; ++j) slot[j] = loadByte(base + j);
+        }
     }
-}
-
-// Phase 1 of a source row: its bytes [b0, b1) into `slot` from byte bandShift on, the row's chunks shared among the
-// threads (bandStageChunk).
-CVK_BAND_HD void bandStage(const uint8_t *row, const BandSpan &span, uint8_t *slot, int tid, int nthreads) {
-    const int32_t chunks = (bandShift(row, span.b0) + span.b1 - span.b0 + 15) >> 4;
-    for (int32_t k = tid; k < chunks; k += nthreads) bandStageChunk(row, span, slot, k);
 }
 
 // ------------------------------------------------------------------------------------------------ the table

@@ -64,65 +64,6 @@ __global__ void __launch_bounds__(kTvThreads, kTvMinBlocks<K>) tvTiledKernel(TvJ
     }
 }
 
-// The staged variant (resize_tv_tile.cuh): the same tiles, the horizontal phase from chunk buffers. A block's items
-// are its planes (its images grid-stride, every channel of each) times the tile's chunks, in order; item i + 1's
-// copies are issued before item i is summed, into the other buffer, which item i - 1's summing left at the barrier
-// after it. The vertical phase of a plane runs after its last chunk, while the next plane's first chunk comes in.
-template <int K, class Out>
-__global__ void __launch_bounds__(kTvThreads, kTvMinBlocks<K>) tvStagedKernel(TvJob j, View4 src, Out out, TvTileShape s) {
-    extern __shared__ float4 tvSmem[];
-    const TvBuffers b = tvCarve(tvSmem, s.maxRows, s.tileH);
-    uint8_t *const stage = reinterpret_cast<uint8_t *>(tvSmem) + tvStageOffset(s.maxRows, s.tileH, K);
-    const int32_t bufferBytes = s.chunkRows * s.slotBytes;
-    const int tid = static_cast<int>(threadIdx.x);
-    const int32_t tilesY = (j.outH + s.tileH - 1) / s.tileH;
-    const int32_t C = static_cast<int32_t>(src.shape[kC]);
-    const int64_t images = blockIdx.z < src.shape[kN] ? (src.shape[kN] - 1 - blockIdx.z) / gridDim.z + 1 : 0;
-    for (int32_t ty = blockIdx.y; ty < tilesY; ty += gridDim.y) {
-        const TvTile t = tvTileOf(j, s.tileH, static_cast<int32_t>(blockIdx.x), ty);
-        const TvColumn<K> col = tvColumnOf<K>(j, t, tid % kTvTileW);
-        const BandSpan span = tvTileSpan(j, t, tvWordsOf(K));
-        const int32_t chunks = (t.rows + s.chunkRows - 1) / s.chunkRows;
-        const int64_t items = images * C * chunks;
-        // Item i: image n, channel c, chunk k (rows [r0, r0 + n) of the tile's source rows).
-        auto planeOf = [&](int64_t i, int64_t &n, int32_t &c, int32_t &k) {
-            const int64_t plane = i / chunks;
-            k = static_cast<int32_t>(i - plane * chunks);
-            n = blockIdx.z + plane / C * gridDim.z;
-            c = static_cast<int32_t>(plane % C);
-            return Plane{src.data + n * src.stride[kN] + c * src.stride[kC], src.stride[kH], src.stride[kW], 0};
-        };
-        auto issue = [&](int64_t i) {
-            int64_t n;
-            int32_t c, k;
-            const Plane p = planeOf(i, n, c, k);
-            const int32_t r0 = k * s.chunkRows;
-            tvStageRows(t, p, span, s.slotBytes, r0, min(s.chunkRows, t.rows - r0), stage + (i & 1) * bufferBytes, tid, kTvThreads);
-            bandCommit();
-        };
-        __syncthreads(); // the previous tile's phases have read the row weights and both buffers
-        tvTileRowsSetup<K>(j, t, b, tid, kTvThreads);
-        if (items > 0) issue(0);
-        for (int64_t i = 0; i < items; ++i) {
-            if (i + 1 < items) {
-                issue(i + 1);
-                bandWait<1>();
-            } else {
-                bandWait<0>();
-            }
-            __syncthreads(); // item i's rows (every thread's copies) are in; the previous plane's vertical phase is done
-            int64_t n;
-            int32_t c, k;
-            const Plane p = planeOf(i, n, c, k);
-            const int32_t r0 = k * s.chunkRows;
-            tvTileHorizontalStaged<K>(j, t, col, p, span, s.slotBytes, r0, min(s.chunkRows, t.rows - r0), stage + (i & 1) * bufferBytes, b,
-                                      tid, kTvThreads);
-            __syncthreads(); // the sums are in the horizontal buffer; item i's chunk buffer is free for item i + 2
-            if (k == chunks - 1) tvTileVertical<K>(t, b, tid, kTvThreads, [&](int32_t x, int32_t y, float v) { out(n, c, x, y, v); });
-        }
-    }
-}
-
 // The fused pass per output pixel (the modes and sizes the tiles do not take): sampleTorch's value of every channel.
 template <int M, bool Half> __global__ void __launch_bounds__(kBlockX *kBlockY) tvFusedPixelKernel(FusedParams p, Mapping m) {
     const FusedOut<Half> out{p};
@@ -134,12 +75,6 @@ template <int M, bool Half> __global__ void __launch_bounds__(kBlockX *kBlockY) 
 
 template <class Out> using TiledKernel = void (*)(TvJob, View4, Out, TvTileShape, bool);
 template <class Out> using TapsRow = std::array<TiledKernel<Out>, kTvTapVariants>;
-template <class Out> using StagedKernel = void (*)(TvJob, View4, Out, TvTileShape);
-template <class Out> using StagedRow = std::array<StagedKernel<Out>, kTvTapVariants>;
-template <class Out, size_t... V> constexpr StagedRow<Out> stagedRow(std::index_sequence<V...>) {
-    return {&tvStagedKernel<kTvTaps[V], Out>...};
-}
-template <class Out> constexpr StagedRow<Out> stagedRowOf() { return stagedRow<Out>(std::make_index_sequence<kTvTapVariants>{}); }
 
 template <class T, int K, class Out> constexpr TiledKernel<Out> tiledKernel() { return &tvTiledKernel<T, K, Out>; }
 template <class T, class Out, size_t... V> constexpr TapsRow<Out> tapsRow(std::index_sequence<V...>) {
@@ -156,10 +91,6 @@ const std::tuple<PlainRow<uint8_t>, PlainRow<uint16_t>, PlainRow<int16_t>, Plain
     tapsRowOf<__half, PlainOut<__half>>(), tapsRowOf<float, PlainOut<float>>()};
 const TapsRow<FusedOut<false>> kFusedFloat = tapsRowOf<uint8_t, FusedOut<false>>();
 const TapsRow<FusedOut<true>> kFusedHalf = tapsRowOf<uint8_t, FusedOut<true>>();
-// The staged variant's kernels[taps]: uint8 only (a plain resize's and the fused pass's outputs).
-const StagedRow<PlainOut<uint8_t>> kStagedPlain = stagedRowOf<PlainOut<uint8_t>>();
-const StagedRow<FusedOut<false>> kStagedFusedFloat = stagedRowOf<FusedOut<false>>();
-const StagedRow<FusedOut<true>> kStagedFusedHalf = stagedRowOf<FusedOut<true>>();
 
 using PixelKernel = void (*)(FusedParams, Mapping);
 template <int M, bool Half> constexpr PixelKernel pixelKernel() { return &tvFusedPixelKernel<M, Half>; }
@@ -217,25 +148,6 @@ bool wordRows(const View4 &src, int32_t type) {
            (src.shape[kN] == 1 || aligned4(src.stride[kN])) && (src.shape[kC] == 1 || aligned4(src.stride[kC]));
 }
 
-// The fewest rows a chunk buffer of the staged variant may hold: below it the barriers per chunk cost more than the
-// loads in flight gain, and the direct variant stays.
-constexpr int32_t kTvMinChunkRows = 8;
-
-// The staged variant for a job of word rows: the widest tile span's slot (every tile column's span, which does not
-// depend on the tile row) and the chunk rows that fit two chunk buffers after the tile's buffers in kTileSmemLimit.
-// Leaves s as it was when they do not fit kTvMinChunkRows rows.
-void planStaged(const TvJob &j, TvTileShape &s) {
-    const int32_t K = kTvTaps[s.taps];
-    int32_t slot = 0;
-    for (int32_t tx = 0; tx * kTvTileW < j.outW; ++tx) slot = std::max(slot, bandSlotBytes(tvTileSpan(j, tvTileOf(j, s.tileH, tx, 0), tvWordsOf(K))));
-    const int32_t offset = tvStageOffset(s.maxRows, s.tileH, K);
-    const int32_t rows = std::min((kTileSmemLimit - offset) / (2 * slot), s.maxRows);
-    if (rows < std::min(kTvMinChunkRows, s.maxRows)) return;
-    s.chunkRows = rows;
-    s.slotBytes = slot;
-    s.smemBytes = offset + 2 * rows * slot;
-}
-
 dim3 tvGrid(const TvJob &j, const TvTileShape &s, int64_t n) {
     return dim3(static_cast<unsigned>((j.outW + kTvTileW - 1) / kTvTileW),
                 static_cast<unsigned>(std::min<int64_t>((j.outH + s.tileH - 1) / s.tileH, 65535)),
@@ -262,29 +174,16 @@ template <class Row> cudaError_t preloadRow(const Row &row) {
 
 bool planTvResizeTile(const ResizeParams &p, TvTileShape &s) {
     if (!isAntialiased(p.torchMode) || p.type < 0 || p.type >= kResizeTypeCount) return false;
-    const TvJob j = jobOf(p.src, p.dst.shape[kH], p.dst.shape[kW], 0, 0, p.dst.shape[kH], p.dst.shape[kW], p.torchMode);
-    s = TvTileShape{};
-    if (!planJob(j, s)) return false;
-    if (wordRows(p.src, p.type)) planStaged(j, s);
-    return true;
+    return planJob(jobOf(p.src, p.dst.shape[kH], p.dst.shape[kW], 0, 0, p.dst.shape[kH], p.dst.shape[kW], p.torchMode), s);
 }
 
 bool planTvFusedTile(const FusedParams &q, TvTileShape &s) {
     if (!isAntialiased(q.torchMode)) return false;
-    const TvJob j = jobOf(q.src, q.resizeH, q.resizeW, q.cropX, q.cropY, q.dst.shape[kH], q.dst.shape[kW], q.torchMode);
-    s = TvTileShape{};
-    if (!planJob(j, s)) return false;
-    if (wordRows(q.src, kResizeU8)) planStaged(j, s);
-    return true;
+    return planJob(jobOf(q.src, q.resizeH, q.resizeW, q.cropX, q.cropY, q.dst.shape[kH], q.dst.shape[kW], q.torchMode), s);
 }
 
 cudaError_t launchTvResizeTiled(const ResizeParams &p, const TvTileShape &s, cudaStream_t stream) {
     const TvJob j = jobOf(p.src, p.dst.shape[kH], p.dst.shape[kW], 0, 0, p.dst.shape[kH], p.dst.shape[kW], p.torchMode);
-    if (s.chunkRows > 0) {
-        if (p.type != kResizeU8) return cudaErrorInvalidValue;
-        kStagedPlain[s.taps]<<<tvGrid(j, s, p.dst.shape[kN]), kTvThreads, s.smemBytes, stream>>>(j, p.src, PlainOut<uint8_t>{p.dst}, s);
-        return cudaGetLastError();
-    }
     switch (p.type) {
     case kResizeU8: return launchPlain<0, uint8_t>(p, j, s, stream);
     case kResizeU16: return launchPlain<1, uint16_t>(p, j, s, stream);
@@ -304,13 +203,6 @@ cudaError_t launchTvFused(const FusedParams &q, cudaStream_t stream) {
         const TvJob j = jobOf(q.src, q.resizeH, q.resizeW, q.cropX, q.cropY, q.dst.shape[kH], q.dst.shape[kW], q.torchMode);
         const bool words = wordRows(q.src, kResizeU8);
         const dim3 grid = tvGrid(j, s, q.dst.shape[kN]);
-        if (s.chunkRows > 0) {
-            if (q.halfOut)
-                kStagedFusedHalf[s.taps]<<<grid, kTvThreads, s.smemBytes, stream>>>(j, q.src, FusedOut<true>{q}, s);
-            else
-                kStagedFusedFloat[s.taps]<<<grid, kTvThreads, s.smemBytes, stream>>>(j, q.src, FusedOut<false>{q}, s);
-            return cudaGetLastError();
-        }
         if (q.halfOut)
             kFusedHalf[s.taps]<<<grid, kTvThreads, s.smemBytes, stream>>>(j, q.src, FusedOut<true>{q}, s, words);
         else
@@ -332,9 +224,6 @@ cudaError_t preloadTvResizeKernels() {
     if (err == cudaSuccess) err = preloadRow(std::get<4>(kPlain));
     if (err == cudaSuccess) err = preloadRow(kFusedFloat);
     if (err == cudaSuccess) err = preloadRow(kFusedHalf);
-    if (err == cudaSuccess) err = preloadRow(kStagedPlain);
-    if (err == cudaSuccess) err = preloadRow(kStagedFusedFloat);
-    if (err == cudaSuccess) err = preloadRow(kStagedFusedHalf);
     for (const auto &row : kPixel)
         if (err == cudaSuccess) err = preloadRow(row);
     return err;

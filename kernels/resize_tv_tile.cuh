@@ -12,7 +12,6 @@
 // warp reads consecutive buffer words and broadcasts one vertical weight row.
 #pragma once
 
-#include "resize_band.cuh"
 #include "resize_filters.cuh"
 #include "resize_tile.cuh"
 
@@ -139,51 +138,41 @@ template <int K> CVK_TV_HD TvColumn<K> tvColumnOf(const TvJob &j, const TvTile &
 template <class T> CVK_TV_HD float tvValue(T v) { return toFloat(v); }
 template <> CVK_TV_HD float tvValue<uint8_t>(uint8_t v) { return byteToFloat(v, 0); }
 
-// The word loads of a window of K taps: K + 3 bytes from lo rounded down to 4, in K / 4 + 1 words.
-CVK_TV_HD constexpr int tvWordsOf(int K) { return K / 4 + 1; }
-
-// The horizontal sum of one uint8 row for one column from word loads: sum over k < size of w[k] * row[lo + k], in k
-// order. `at` is the row's byte lo & ~3 (4-byte aligned), in the source row or in a slot that mirrors it; the words
-// reaching past the row's srcW bytes are read byte by byte, never past the row.
-template <int K> CVK_TV_HD float tvRowSumWords(const TvColumn<K> &col, const uint8_t *at, int32_t srcW) {
-    constexpr int NW = tvWordsOf(K);
-    const int32_t base = col.lo & ~3;
-    uint32_t w[NW];
-    if (base + 4 * NW <= srcW) {
-        CVK_TV_UNROLL
-        for (int i = 0; i < NW; ++i) w[i] = reinterpret_cast<const uint32_t *>(at)[i];
-    } else {
-        CVK_TV_UNROLL
-        for (int i = 0; i < NW; ++i) {
-            uint32_t v = 0;
-            for (int k = 0; k < 4; ++k)
-                if (base + 4 * i + k < srcW) v |= uint32_t(at[4 * i + k]) << (8 * k);
-            w[i] = v;
-        }
-    }
-    const uint32_t shift = 8u * static_cast<uint32_t>(col.lo & 3);
-    float h = 0.f;
-    CVK_TV_UNROLL
-    for (int i = 0; i < NW - 1; ++i) {
-        const uint32_t a = funnelRight(w[i], w[i + 1], shift);
-        CVK_TV_UNROLL
-        for (int k = 0; k < 4; ++k)
-            if (4 * i + k < col.size) h += col.w[4 * i + k] * byteToFloat(a, k);
-    }
-    return h;
-}
-
 // The horizontal sum of one source row for one column: sum over k < size of w[k] * row[lo + k], in k order.
-// `words`: the row is uint8, its pixels one byte apart and 4-byte aligned (tvRowSumWords).
+// `words`: the row is uint8, its pixels one byte apart and 4-byte aligned: K + 3 bytes from lo rounded down to 4 come
+// in (K + 4) / 4 word loads (byte loads near the row's end, never past it).
 template <class T, int K>
 CVK_TV_HD float tvRowSum(const TvColumn<K> &col, const Plane &p, int32_t row, int32_t srcW, bool words) {
+    float h = 0.f;
     if constexpr (sizeof(T) == 1) {
         if (words) {
+            constexpr int NW = K / 4 + 1;
             const uint8_t *line = reinterpret_cast<const uint8_t *>(p.base + int64_t(row) * p.rowStride);
-            return tvRowSumWords<K>(col, line + (col.lo & ~3), srcW);
+            const int32_t base = col.lo & ~3;
+            uint32_t w[NW];
+            if (base + 4 * NW <= srcW) {
+                CVK_TV_UNROLL
+                for (int i = 0; i < NW; ++i) w[i] = reinterpret_cast<const uint32_t *>(line + base)[i];
+            } else {
+                CVK_TV_UNROLL
+                for (int i = 0; i < NW; ++i) {
+                    uint32_t v = 0;
+                    for (int k = 0; k < 4; ++k)
+                        if (base + 4 * i + k < srcW) v |= uint32_t(line[base + 4 * i + k]) << (8 * k);
+                    w[i] = v;
+                }
+            }
+            const uint32_t shift = 8u * static_cast<uint32_t>(col.lo & 3);
+            CVK_TV_UNROLL
+            for (int i = 0; i < NW - 1; ++i) {
+                const uint32_t a = funnelRight(w[i], w[i + 1], shift);
+                CVK_TV_UNROLL
+                for (int k = 0; k < 4; ++k)
+                    if (4 * i + k < col.size) h += col.w[4 * i + k] * byteToFloat(a, k);
+            }
+            return h;
         }
     }
-    float h = 0.f;
     CVK_TV_UNROLL
     for (int k = 0; k < K; ++k)
         if (k < col.size) h += col.w[k] * tvValue(fetch<T>(p, row, col.lo + k, 0));
@@ -225,51 +214,6 @@ CVK_TV_HD void tvTileVertical(const TvTile &t, const TvBuffers &b, int tid, int 
         float acc = 0.f;
         for (int32_t k = 0; k < b.ysize[y]; ++k) acc += w[k] * col[k * kTvTileW];
         emit(t.ox0 + x, t.oy0 + y, acc);
-    }
-}
-
-// ---------------------------------------------------------------------------------------- the staged variant
-// For uint8 planes whose rows take word loads (tvRowSum's `words`), the horizontal phase reads shared memory: the
-// tile's source rows come in chunks of chunkRows rows, each row's span (tvTileSpan) copied by 16-byte cp.async into
-// a slot of slotBytes that mirrors its 16-byte alignment (resize_band.cuh: bandStageChunk), two chunk buffers, the
-// next chunk's copies (the next plane's first, at a plane's last chunk) in flight while this one is summed. The loads
-// of a whole chunk are in flight at once, where the direct phase has each thread's next two rows in flight; the sums
-// are tvRowSumWords', the same floats in the same order.
-
-// The byte span of a source row that tile t's columns read: from the first column's first word to the last column's
-// last word (tvRowSumWords), cut at the row's end (windows are monotone in the column).
-CVK_TV_HD BandSpan tvTileSpan(const TvJob &j, const TvTile &t, int32_t words) {
-    const int32_t last = (tvJobWindowX(j, t.ox0 + t.tw - 1).lo & ~3) + 4 * words;
-    return BandSpan{tvJobWindowX(j, t.ox0).lo & ~3, last < j.srcW ? last : j.srcW};
-}
-
-// The chunk buffers start on 16 bytes after the tile's buffers (tvSmemBytes).
-CVK_TV_HD int32_t tvStageOffset(int32_t maxRows, int32_t tileH, int32_t taps) { return (tvSmemBytes(maxRows, tileH, taps) + 15) & ~15; }
-
-// Copies of rows [r0, r0 + n) of the tile's source rows (tile-relative) of plane p into `buffer`, slotBytes a row:
-// the threads take the chunks of all n rows in turn. The caller commits and waits (bandCommit, bandWait).
-CVK_TV_HD void tvStageRows(const TvTile &t, const Plane &p, const BandSpan &span, int32_t slotBytes, int32_t r0, int32_t n,
-                           uint8_t *buffer, int tid, int nthreads) {
-    const int32_t chunks = slotBytes >> 4;
-    for (int32_t i = tid; i < n * chunks; i += nthreads) {
-        const int32_t r = i / chunks;
-        const uint8_t *row = reinterpret_cast<const uint8_t *>(p.base + int64_t(t.row0 + r0 + r) * p.rowStride);
-        bandStageChunk(row, span, buffer + r * slotBytes, i - r * chunks);
-    }
-}
-
-// Phase 2 of the staged variant, one chunk: the horizontal sums of its rows for the thread's column, from the slots,
-// into rows [r0, r0 + n) of the horizontal buffer.
-template <int K>
-CVK_TV_HD void tvTileHorizontalStaged(const TvJob &j, const TvTile &t, const TvColumn<K> &col, const Plane &p, const BandSpan &span,
-                                      int32_t slotBytes, int32_t r0, int32_t n, const uint8_t *buffer, const TvBuffers &b, int tid,
-                                      int nthreads) {
-    const int lane = tid % kTvTileW, step = nthreads / kTvTileW;
-    if (lane >= t.tw) return;
-    const int32_t at = (col.lo & ~3) - span.b0;
-    for (int32_t r = tid / kTvTileW; r < n; r += step) {
-        const uint8_t *row = reinterpret_cast<const uint8_t *>(p.base + int64_t(t.row0 + r0 + r) * p.rowStride);
-        b.h[(r0 + r) * kTvTileW + lane] = tvRowSumWords<K>(col, buffer + r * slotBytes + bandShift(row, span.b0) + at, j.srcW);
     }
 }
 

@@ -41,14 +41,7 @@ struct PlanRow {
     cvk::ResizeParams p;
     bool tiled;
     int32_t taps, tileH; // checked when tiled
-    bool staged;         // the staged variant (uint8 word rows whose chunk buffers fit)
 };
-
-// The shared memory a plan asks for: the tile's buffers, and the staged variant's two chunk buffers after them.
-int32_t planSmem(const cvk::TvTileShape &s) {
-    if (s.chunkRows == 0) return tvSmemBytes(s.maxRows, s.tileH, kTvTaps[s.taps]);
-    return tvStageOffset(s.maxRows, s.tileH, kTvTaps[s.taps]) + 2 * s.chunkRows * s.slotBytes;
-}
 
 } // namespace
 
@@ -56,15 +49,14 @@ TEST_CASE("planTvResizeTile: the benchmark's rows and what stays per pixel", "[r
     const auto src = nchw(kAligned, 64, 1080, 1920, 3, 1);
     const auto to256 = nchw(kAligned, 64, 256, 455, 3, 1);
     const std::vector<PlanRow> rows = {
-        {"bench: bilinear antialias 1080x1920 -> 256x455", params(src, to256, kTvLinearAA, cvk::kResizeU8), true, 0, 32, true},
-        {"bicubic antialias 1080x1920 -> 256x455 (19 taps)", params(src, to256, kTvCubicAA, cvk::kResizeU8), true, 1, 32, true},
-        {"bilinear without antialias", params(src, to256, kTvLinear, cvk::kResizeU8), false, 0, 0, false},
-        {"nearest", params(src, to256, kTvNearest, cvk::kResizeU8), false, 0, 0, false},
-        {"float32 channels_last, antialias", params(nhwc(kAligned, 2, 1080, 1920, 3, 4), nhwc(kAligned, 2, 256, 455, 3, 4), kTvLinearAA, cvk::kResizeF32), true, 0, 32, false},
-        {"uint8 channels_last (no word rows)", params(nhwc(kAligned, 2, 1080, 1920, 3, 1), nhwc(kAligned, 2, 256, 455, 3, 1), kTvLinearAA, cvk::kResizeU8), true, 0, 32, false},
-        {"enlarging with antialias (3 taps)", params(nchw(kAligned, 1, 10, 20, 1, 1), nchw(kAligned, 1, 31, 47, 1, 1), kTvLinearAA, cvk::kResizeU8), true, 0, 32, true},
-        {"bilinear by 20 (41 taps; no room for chunks)", params(nchw(kAligned, 1, 2000, 2000, 1, 1), nchw(kAligned, 1, 100, 100, 1, 1), kTvLinearAA, cvk::kResizeU8), true, 2, 16, false},
-        {"bilinear 1080x1920 -> 1x1 (too many taps)", params(src, nchw(kAligned, 64, 1, 1, 3, 1), kTvLinearAA, cvk::kResizeU8), false, 0, 0, false},
+        {"bench: bilinear antialias 1080x1920 -> 256x455", params(src, to256, kTvLinearAA, cvk::kResizeU8), true, 0, 32},
+        {"bicubic antialias 1080x1920 -> 256x455 (19 taps)", params(src, to256, kTvCubicAA, cvk::kResizeU8), true, 1, 32},
+        {"bilinear without antialias", params(src, to256, kTvLinear, cvk::kResizeU8), false, 0, 0},
+        {"nearest", params(src, to256, kTvNearest, cvk::kResizeU8), false, 0, 0},
+        {"float32 channels_last, antialias", params(nhwc(kAligned, 2, 1080, 1920, 3, 4), nhwc(kAligned, 2, 256, 455, 3, 4), kTvLinearAA, cvk::kResizeF32), true, 0, 32},
+        {"enlarging with antialias (3 taps)", params(nchw(kAligned, 1, 10, 20, 1, 1), nchw(kAligned, 1, 31, 47, 1, 1), kTvLinearAA, cvk::kResizeU8), true, 0, 32},
+        {"bilinear by 20 (41 taps)", params(nchw(kAligned, 1, 2000, 2000, 1, 1), nchw(kAligned, 1, 100, 100, 1, 1), kTvLinearAA, cvk::kResizeU8), true, 2, 16},
+        {"bilinear 1080x1920 -> 1x1 (too many taps)", params(src, nchw(kAligned, 64, 1, 1, 3, 1), kTvLinearAA, cvk::kResizeU8), false, 0, 0},
     };
     for (const PlanRow &r : rows) {
         INFO(r.what);
@@ -74,14 +66,8 @@ TEST_CASE("planTvResizeTile: the benchmark's rows and what stays per pixel", "[r
         if (!tiled) continue;
         CHECK(s.taps == r.taps);
         CHECK(s.tileH == r.tileH);
-        CHECK((s.chunkRows > 0) == r.staged);
         CHECK(s.smemBytes <= kTileSmemLimit);
-        CHECK(s.smemBytes == planSmem(s));
-        if (r.staged) {
-            CHECK(s.chunkRows >= 8);
-            CHECK(s.chunkRows <= s.maxRows);
-            CHECK(s.slotBytes % 16 == 0);
-        }
+        CHECK(s.smemBytes == tvSmemBytes(s.maxRows, s.tileH, kTvTaps[s.taps]));
     }
 }
 
@@ -100,11 +86,6 @@ TEST_CASE("planTvFusedTile: the ImageNet chain's crop of the resized image", "[r
     CHECK(s.taps == 0);
     CHECK(s.tileH == 32);
     CHECK(s.maxRows <= 32 * 5 + 11); // about 4.2 source rows per output row plus one window
-    // Staged: a tile's 32 columns span about 32 x 4.2 source bytes and one window's words, so two chunk buffers of
-    // more than half the tile's rows fit beside its buffers.
-    CHECK(s.chunkRows * 2 > s.maxRows);
-    CHECK(s.slotBytes <= 192);
-    CHECK(s.smemBytes == planSmem(s));
     q.torchMode = kTvLinear;
     CHECK_FALSE(cvk::planTvFusedTile(q, s)); // without antialias: per pixel
 }
@@ -143,7 +124,6 @@ struct BlockRow {
     int32_t x0, y0, oh, ow;   // the part computed (a crop, or the whole resized image)
     bool cubic, planar;
     int64_t rowPad;           // elements after each source row
-    bool staged;              // uint8: the staged variant takes it (word rows whose chunk buffers fit)
 };
 
 // The value sampleTorch gives resized pixel (x, y), channel c (float, before the conversion to T).
@@ -196,53 +176,6 @@ int64_t runAndCompare(const TvJob &j, const cvk::TvTileShape &s, const cvk::View
     return mismatches;
 }
 
-// The staged variant (tvStagedKernel) for image n of a uint8 job: its items in order (every channel's chunks), each
-// chunk's copies done at once into a poisoned buffer, then summed from it; each plane's vertical phase after its last
-// chunk; every output value compared with the sampler's.
-template <int K>
-int64_t runStagedAndCompare(const TvJob &j, const cvk::TvTileShape &s, const cvk::View4 &src, int32_t rh, int32_t rw, int64_t n,
-                            int64_t &compared) {
-    REQUIRE(s.chunkRows > 0);
-    std::vector<float4> smem(s.smemBytes / 16 + 1);
-    const TvBuffers b = tvCarve(smem.data(), s.maxRows, s.tileH);
-    uint8_t *stage = reinterpret_cast<uint8_t *>(smem.data()) + tvStageOffset(s.maxRows, s.tileH, K);
-    REQUIRE(tvStageOffset(s.maxRows, s.tileH, K) + 2 * s.chunkRows * s.slotBytes <= s.smemBytes);
-    const int32_t tilesX = (j.outW + kTvTileW - 1) / kTvTileW, tilesY = (j.outH + s.tileH - 1) / s.tileH;
-    const int32_t C = static_cast<int32_t>(src.shape[cvk::kC]);
-    int64_t mismatches = 0;
-    std::vector<TvColumn<K>> cols(kTvThreads);
-    for (int32_t ty = 0; ty < tilesY; ++ty)
-        for (int32_t tx = 0; tx < tilesX; ++tx) {
-            const TvTile t = tvTileOf(j, s.tileH, tx, ty);
-            const BandSpan span = tvTileSpan(j, t, tvWordsOf(K));
-            REQUIRE(bandSlotBytes(span) <= s.slotBytes);
-            for (int tid = 0; tid < kTvThreads; ++tid) cols[tid] = tvColumnOf<K>(j, t, tid % kTvTileW);
-            for (int tid = 0; tid < kTvThreads; ++tid) tvTileRowsSetup<K>(j, t, b, tid, kTvThreads);
-            const int32_t chunks = (t.rows + s.chunkRows - 1) / s.chunkRows;
-            for (int32_t c = 0; c < C; ++c) {
-                const Plane p{src.data + n * src.stride[cvk::kN] + c * src.stride[cvk::kC], src.stride[cvk::kH], src.stride[cvk::kW], 0};
-                std::memset(b.h, 0xff, sizeof(float) * s.maxRows * kTvTileW);
-                for (int32_t k = 0; k < chunks; ++k) {
-                    const int32_t r0 = k * s.chunkRows, rows = std::min(s.chunkRows, t.rows - r0);
-                    uint8_t *buffer = stage + (k & 1) * s.chunkRows * s.slotBytes;
-                    std::memset(buffer, 0xa5, size_t(s.chunkRows) * s.slotBytes); // poison: bytes never copied
-                    for (int tid = 0; tid < kTvThreads; ++tid) tvStageRows(t, p, span, s.slotBytes, r0, rows, buffer, tid, kTvThreads);
-                    for (int tid = 0; tid < kTvThreads; ++tid)
-                        tvTileHorizontalStaged<K>(j, t, cols[tid], p, span, s.slotBytes, r0, rows, buffer, b, tid, kTvThreads);
-                }
-                const Plane whole{src.data + n * src.stride[cvk::kN], src.stride[cvk::kH], src.stride[cvk::kW], src.stride[cvk::kC]};
-                for (int tid = 0; tid < kTvThreads; ++tid)
-                    tvTileVertical<K>(t, b, tid, kTvThreads, [&](int32_t x, int32_t y, float v) {
-                        const float want = samplerValue<uint8_t>(j, rh, rw, whole, j.x0 + x, j.y0 + y, C, c);
-                        ++compared;
-                        if (!(v == want) && mismatches++ < 5)
-                            FAIL_CHECK("staged: n " << n << " y " << y << " x " << x << " c " << c << ": tiled " << v << ", sampler " << want);
-                    });
-            }
-        }
-    return mismatches;
-}
-
 template <class T> void fill(std::vector<T> &v, std::mt19937 &rng) {
     for (auto &e : v) {
         if constexpr (sizeof(T) == 1)
@@ -282,7 +215,6 @@ template <class T> void runRow(const BlockRow &r, std::mt19937 &rng) {
     j.outH = r.oh;
     j.cubic = r.cubic;
     const bool words = sizeof(T) == 1 && r.planar && (r.w + r.rowPad) % 4 == 0;
-    CHECK((s.chunkRows > 0) == (words && r.staged)); // the planner's view of the same rows
     for (int64_t n = 0; n < N; ++n) {
         int64_t bad = 0, compared = 0;
         if (s.taps == 0) bad = runAndCompare<T, kTvTaps[0]>(j, s, sv, r.rh, r.rw, words, n, compared);
@@ -290,15 +222,6 @@ template <class T> void runRow(const BlockRow &r, std::mt19937 &rng) {
         if (s.taps == 2) bad = runAndCompare<T, kTvTaps[2]>(j, s, sv, r.rh, r.rw, words, n, compared);
         CHECK(bad == 0);
         CHECK(compared == int64_t(r.c) * r.oh * r.ow); // every output value of the image, once
-        if constexpr (sizeof(T) == 1) {
-            if (s.chunkRows == 0) continue;
-            int64_t staged = 0;
-            if (s.taps == 0) bad = runStagedAndCompare<kTvTaps[0]>(j, s, sv, r.rh, r.rw, n, staged);
-            if (s.taps == 1) bad = runStagedAndCompare<kTvTaps[1]>(j, s, sv, r.rh, r.rw, n, staged);
-            if (s.taps == 2) bad = runStagedAndCompare<kTvTaps[2]>(j, s, sv, r.rh, r.rw, n, staged);
-            CHECK(bad == 0);
-            CHECK(staged == int64_t(r.c) * r.oh * r.ow);
-        }
     }
 }
 
@@ -306,19 +229,16 @@ template <class T> void runRow(const BlockRow &r, std::mt19937 &rng) {
 
 TEST_CASE("separable antialiased resize: every tile equals sampleTorch value for value", "[resize][tv][cpu]") {
     const std::vector<BlockRow> rows = {
-        {"the ImageNet crop, scaled: 270x480 -> 64x113, crop 56x56 at (29, 4)", 270, 480, 3, 64, 113, 29, 4, 56, 56, false, true, 0, true},
-        {"bilinear 4.2x down, whole image, odd sizes", 135, 241, 3, 32, 57, 0, 0, 32, 57, false, true, 0, false},
-        {"bilinear 4.2x down, rows of 244 bytes (each row's span at its own place in its slot)", 135, 241, 3, 32, 57, 0, 0, 32, 57, false, true, 3, true},
-        {"bicubic 4.2x down (19 taps), whole image", 135, 241, 3, 32, 57, 0, 0, 32, 57, true, true, 0, false},
-        {"bicubic 4.2x down (19 taps), rows of 244 bytes", 135, 241, 2, 32, 57, 0, 0, 32, 57, true, true, 3, true},
-        {"bilinear, one channel, rows of 77 bytes (byte loads)", 61, 77, 1, 20, 13, 0, 0, 20, 13, false, true, 0, false},
-        {"bilinear, rows padded to 80 bytes (word loads reach the row end)", 61, 77, 2, 20, 13, 0, 0, 20, 13, false, true, 3, true},
-        {"bicubic 9x down (37 taps), crop", 300, 290, 1, 33, 32, 3, 2, 29, 27, true, true, 2, true},
-        {"bicubic 9x down (37 taps), 16 output rows (chunks of the tile's rows)", 150, 290, 1, 16, 32, 0, 0, 16, 32, true, true, 2, true},
-        {"enlarging with antialias", 9, 14, 3, 40, 33, 0, 0, 40, 33, false, true, 2, true},
-        {"bicubic enlarging with antialias, crop", 9, 14, 2, 40, 33, 5, 7, 30, 21, true, true, 2, true},
-        {"interleaved (channels_last) source", 90, 70, 3, 21, 17, 1, 1, 20, 16, false, false, 0, false},
-        {"1x1 source", 1, 1, 3, 5, 4, 0, 0, 5, 4, true, true, 3, true},
+        {"the ImageNet crop, scaled: 270x480 -> 64x113, crop 56x56 at (29, 4)", 270, 480, 3, 64, 113, 29, 4, 56, 56, false, true, 0},
+        {"bilinear 4.2x down, whole image, odd sizes", 135, 241, 3, 32, 57, 0, 0, 32, 57, false, true, 0},
+        {"bicubic 4.2x down (19 taps), whole image", 135, 241, 3, 32, 57, 0, 0, 32, 57, true, true, 0},
+        {"bilinear, one channel, rows of 77 bytes (byte loads)", 61, 77, 1, 20, 13, 0, 0, 20, 13, false, true, 0},
+        {"bilinear, rows padded to 80 bytes (word loads reach the row end)", 61, 77, 2, 20, 13, 0, 0, 20, 13, false, true, 3},
+        {"bicubic 9x down (37 taps), crop", 300, 290, 1, 33, 32, 3, 2, 29, 27, true, true, 2},
+        {"enlarging with antialias", 9, 14, 3, 40, 33, 0, 0, 40, 33, false, true, 2},
+        {"bicubic enlarging with antialias, crop", 9, 14, 2, 40, 33, 5, 7, 30, 21, true, true, 2},
+        {"interleaved (channels_last) source", 90, 70, 3, 21, 17, 1, 1, 20, 16, false, false, 0},
+        {"1x1 source", 1, 1, 3, 5, 4, 0, 0, 5, 4, true, true, 3},
     };
     std::mt19937 rng(11);
     for (const BlockRow &r : rows) {

@@ -18,7 +18,6 @@ SIZES = (
     ((1, 1), (7, 5)),
     ((64, 48), (8, 6)),
     ((37, 53), (111, 29)),
-    ((135, 244), (32, 57)),      # rows of 244 bytes: the staged tiles' slots hold each row's span at its own offset
     ((1080, 1920), (256, 455)),  # the benchmark's resize (separable path: 11 and 19 taps)
     ((1200, 1600), (30, 40)),    # 40x down: windows past the separable path's 48 taps, per pixel
 )

@@ -51,8 +51,6 @@ CASES = [
     ((2, 3, 1080, 1920), 256, 224, "BILINEAR", True),       # the benchmark's chain (fewer images)
     ((3, 3, 270, 481), 64, [56, 57], "BILINEAR", True),     # crop corner rounded half to even
     ((2, 3, 270, 481), [61, 97], 33, "BICUBIC", True),
-    ((2, 3, 270, 484), 64, [56, 57], "BILINEAR", True),     # rows of 484 bytes: the staged tiles (word rows)
-    ((2, 3, 270, 484), [61, 97], 33, "BICUBIC", True),
     ((2, 1, 300, 290), 33, 29, "BICUBIC", True),            # 9x down: 37-tap windows
     ((2, 4, 53, 37), 111, 101, "BILINEAR", True),           # enlarging, 4 channels
     ((2, 3, 270, 481), 64, 56, "BILINEAR", False),
