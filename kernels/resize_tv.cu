@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <array>
 #include <tuple>
+#include <type_traits>
 #include <utility>
 
 namespace cvk {
@@ -44,8 +45,10 @@ template <bool Half> struct FusedOut {
 template <class T, int K, class Out>
 __global__ void __launch_bounds__(kTvThreads, kTvMinBlocks<K>) tvTiledKernel(TvJob j, View4 src, Out out, TvTileShape s, bool words) {
     extern __shared__ float4 tvSmem[];
-    const TvBuffers b = tvCarve(tvSmem, s.maxRows, s.tileH);
+    constexpr bool kAllTaps = std::is_integral_v<T>; // tvTileVertical: finite horizontal sums
+    const TvBuffers b = tvCarve(tvSmem, s.maxRows, s.tileH, K);
     const int tid = static_cast<int>(threadIdx.x);
+    if constexpr (kAllTaps) tvZeroBuffer(b, s.maxRows, K, tid, kTvThreads); // the barrier before the first tile's setup orders it
     const int32_t tilesY = (j.outH + s.tileH - 1) / s.tileH;
     const int32_t C = static_cast<int32_t>(src.shape[kC]);
     for (int32_t ty = blockIdx.y; ty < tilesY; ty += gridDim.y) {
@@ -59,7 +62,7 @@ __global__ void __launch_bounds__(kTvThreads, kTvMinBlocks<K>) tvTiledKernel(TvJ
                 const Plane p{src.data + n * src.stride[kN] + c * src.stride[kC], src.stride[kH], src.stride[kW], 0};
                 tvTileHorizontal<T, K>(j, t, col, p, words, b, tid, kTvThreads);
                 __syncthreads();
-                tvTileVertical<K>(t, b, tid, kTvThreads, [&](int32_t x, int32_t y, float v) { out(n, c, x, y, v); });
+                tvTileVertical<K, kAllTaps>(t, b, tid, kTvThreads, [&](int32_t x, int32_t y, float v) { out(n, c, x, y, v); });
             }
     }
 }

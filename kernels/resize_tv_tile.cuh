@@ -62,7 +62,8 @@ CVK_TV_HD void tvTileRows(const TvJob &j, int32_t oy0, int32_t n, int32_t &lo, i
     count = b.lo + b.size - a.lo;
 }
 
-// Shared memory of one block: the horizontal buffer [maxRows][32] floats, then per output row its window's first
+// Shared memory of one block: the horizontal buffer [maxRows + K][32] floats (K rows past the most a tile holds, so
+// that a vertical sum may run over all K taps of its window: tvTileVertical), then per output row its window's first
 // source row (tile-relative), its size and K weights.
 struct TvBuffers {
     float *h;
@@ -70,17 +71,26 @@ struct TvBuffers {
     float *wy; // [tileH][K]
 };
 
+CVK_TV_HD int32_t tvBufferRows(int32_t maxRows, int32_t taps) { return maxRows + taps; }
+
 CVK_TV_HD int32_t tvSmemBytes(int32_t maxRows, int32_t tileH, int32_t taps) {
-    return 4 * (maxRows * kTvTileW + tileH * (2 + taps));
+    return 4 * (tvBufferRows(maxRows, taps) * kTvTileW + tileH * (2 + taps));
 }
 
-CVK_TV_HD TvBuffers tvCarve(void *base, int32_t maxRows, int32_t tileH) {
+CVK_TV_HD TvBuffers tvCarve(void *base, int32_t maxRows, int32_t tileH, int32_t taps) {
     TvBuffers b;
     b.h = static_cast<float *>(base);
-    b.ylo = reinterpret_cast<int32_t *>(b.h + maxRows * kTvTileW);
+    b.ylo = reinterpret_cast<int32_t *>(b.h + tvBufferRows(maxRows, taps) * kTvTileW);
     b.ysize = b.ylo + tileH;
     b.wy = reinterpret_cast<float *>(b.ysize + tileH);
     return b;
+}
+
+// Phase 0, once per block before any tile: the horizontal buffer zeroed. Afterwards every row of it holds a finite
+// float: 0, or a sum of a source row that the horizontal phase wrote (finite for integer sources), which
+// tvTileVertical's all-taps sums rely on.
+CVK_TV_HD void tvZeroBuffer(const TvBuffers &b, int32_t maxRows, int32_t taps, int tid, int nthreads) {
+    for (int32_t i = tid; i < tvBufferRows(maxRows, taps) * kTvTileW; i += nthreads) b.h[i] = 0.f;
 }
 
 // One tile: output pixels [ox0, ox0 + tw) x [oy0, oy0 + th) (output coordinates), its source rows.
@@ -162,13 +172,16 @@ CVK_TV_HD float tvRowSum(const TvColumn<K> &col, const Plane &p, int32_t row, in
                     w[i] = v;
                 }
             }
+            // Every one of the K taps, with no test of k against the window's size: its weights past the size are
+            // 0 (tvWeights) and its bytes are finite, so those terms add +0, which leaves the sum's bits as they are
+            // (h starts at +0). The kernel is bound by issue slots, most of them the integer pipe's (Nsight Compute,
+            // logs/ncu-tv-direct-8b1553e.log), and the test took one integer instruction per tap.
             const uint32_t shift = 8u * static_cast<uint32_t>(col.lo & 3);
             CVK_TV_UNROLL
             for (int i = 0; i < NW - 1; ++i) {
                 const uint32_t a = funnelRight(w[i], w[i + 1], shift);
                 CVK_TV_UNROLL
-                for (int k = 0; k < 4; ++k)
-                    if (4 * i + k < col.size) h += col.w[4 * i + k] * byteToFloat(a, k);
+                for (int k = 0; k < 4; ++k) h += col.w[4 * i + k] * byteToFloat(a, k);
             }
             return h;
         }
@@ -203,8 +216,11 @@ CVK_TV_HD void tvTileHorizontal(const TvJob &j, const TvTile &t, const TvColumn<
 }
 
 // Phase 3 (one channel plane): the vertical sum of every output pixel of the tile, handed to emit(x, y, value) in
-// output coordinates.
-template <int K, class Emit>
+// output coordinates. AllTaps (integer sources, whose horizontal sums are finite, and a buffer zeroed by
+// tvZeroBuffer): every one of the K taps, unrolled, those past the window's size adding 0 * (a finite float) = +0,
+// which leaves the sum's bits as they are; else the window's taps only (a float source's Inf or NaN in a row past
+// the window must not reach the sum).
+template <int K, bool AllTaps, class Emit>
 CVK_TV_HD void tvTileVertical(const TvTile &t, const TvBuffers &b, int tid, int nthreads, Emit &&emit) {
     for (int32_t i = tid; i < t.th * kTvTileW; i += nthreads) {
         const int32_t y = i / kTvTileW, x = i % kTvTileW;
@@ -212,7 +228,12 @@ CVK_TV_HD void tvTileVertical(const TvTile &t, const TvBuffers &b, int tid, int 
         const float *col = b.h + b.ylo[y] * kTvTileW + x;
         const float *w = b.wy + y * K;
         float acc = 0.f;
-        for (int32_t k = 0; k < b.ysize[y]; ++k) acc += w[k] * col[k * kTvTileW];
+        if constexpr (AllTaps) {
+            CVK_TV_UNROLL
+            for (int32_t k = 0; k < K; ++k) acc += w[k] * col[k * kTvTileW];
+        } else {
+            for (int32_t k = 0; k < b.ysize[y]; ++k) acc += w[k] * col[k * kTvTileW];
+        }
         emit(t.ox0 + x, t.oy0 + y, acc);
     }
 }
