@@ -151,41 +151,48 @@ template <> CVK_TV_HD float tvValue<uint8_t>(uint8_t v) { return byteToFloat(v, 
 // The horizontal sum of one source row for one column: sum over k < size of w[k] * row[lo + k], in k order.
 // `words`: the row is uint8, its pixels one byte apart and 4-byte aligned: K + 3 bytes from lo rounded down to 4 come
 // in (K + 4) / 4 word loads (byte loads near the row's end, never past it).
-template <class T, int K>
-CVK_TV_HD float tvRowSum(const TvColumn<K> &col, const Plane &p, int32_t row, int32_t srcW, bool words) {
-    float h = 0.f;
-    if constexpr (sizeof(T) == 1) {
-        if (words) {
-            constexpr int NW = K / 4 + 1;
-            const uint8_t *line = reinterpret_cast<const uint8_t *>(p.base + int64_t(row) * p.rowStride);
-            const int32_t base = col.lo & ~3;
-            uint32_t w[NW];
-            if (base + 4 * NW <= srcW) {
-                CVK_TV_UNROLL
-                for (int i = 0; i < NW; ++i) w[i] = reinterpret_cast<const uint32_t *>(line + base)[i];
-            } else {
-                CVK_TV_UNROLL
-                for (int i = 0; i < NW; ++i) {
-                    uint32_t v = 0;
-                    for (int k = 0; k < 4; ++k)
-                        if (base + 4 * i + k < srcW) v |= uint32_t(line[base + 4 * i + k]) << (8 * k);
-                    w[i] = v;
-                }
-            }
-            // Every one of the K taps, with no test of k against the window's size: its weights past the size are
-            // 0 (tvWeights) and its bytes are finite, so those terms add +0, which leaves the sum's bits as they are
-            // (h starts at +0). The kernel is bound by issue slots, most of them the integer pipe's (Nsight Compute,
-            // logs/ncu-tv-direct-8b1553e.log), and the test took one integer instruction per tap.
-            const uint32_t shift = 8u * static_cast<uint32_t>(col.lo & 3);
-            CVK_TV_UNROLL
-            for (int i = 0; i < NW - 1; ++i) {
-                const uint32_t a = funnelRight(w[i], w[i + 1], shift);
-                CVK_TV_UNROLL
-                for (int k = 0; k < 4; ++k) h += col.w[4 * i + k] * byteToFloat(a, k);
-            }
-            return h;
+// The words a window of K taps is loaded in: K + 3 bytes from lo rounded down to 4.
+CVK_TV_HD constexpr int tvWordsOf(int K) { return K / 4 + 1; }
+
+// The NW = tvWordsOf(K) words of a uint8 row that hold the K bytes from `base` (col.lo & ~3, 4-byte aligned) on, at
+// `at` (the row's byte base): Whole (base + 4 NW <= srcW) as word loads, else byte by byte, zero past the row's srcW
+// bytes, never reading past it.
+template <int K, bool Whole> CVK_TV_HD void tvLoadWords(const uint8_t *at, int32_t base, int32_t srcW, uint32_t (&w)[tvWordsOf(K)]) {
+    CVK_TV_UNROLL
+    for (int i = 0; i < tvWordsOf(K); ++i) {
+        if constexpr (Whole) {
+            w[i] = reinterpret_cast<const uint32_t *>(at)[i];
+        } else {
+            uint32_t v = 0;
+            for (int k = 0; k < 4; ++k)
+                if (base + 4 * i + k < srcW) v |= uint32_t(at[4 * i + k]) << (8 * k);
+            w[i] = v;
         }
     }
+}
+
+// The horizontal sum of a uint8 row for one column from its words (tvLoadWords): sum over k < size of
+// w[k] * row[lo + k], in k order, each byte shifted into place (funnel shifts) and made a float exactly (byteToFloat).
+// Every one of the K taps, with no test of k against the window's size: its weights past the size are 0 (tvWeights)
+// and its bytes are finite, so those terms add +0, which leaves the sum's bits as they are (h starts at +0). The
+// kernel is bound by its instructions (Nsight Compute: logs/ncu-tv-direct-8b1553e.log), and the test took one integer
+// instruction per tap.
+template <int K> CVK_TV_HD float tvWordTaps(const TvColumn<K> &col, const uint32_t (&w)[tvWordsOf(K)]) {
+    const uint32_t shift = 8u * static_cast<uint32_t>(col.lo & 3);
+    float h = 0.f;
+    CVK_TV_UNROLL
+    for (int i = 0; i < tvWordsOf(K) - 1; ++i) {
+        const uint32_t a = funnelRight(w[i], w[i + 1], shift);
+        CVK_TV_UNROLL
+        for (int k = 0; k < 4; ++k) h += col.w[4 * i + k] * byteToFloat(a, k);
+    }
+    return h;
+}
+
+// The horizontal sum of one source row for one column: sum over k < size of w[k] * row[lo + k], in k order, the
+// value of any element type read one by one (the uint8 rows of word loads take tvTileWordRows instead).
+template <class T, int K> CVK_TV_HD float tvRowSum(const TvColumn<K> &col, const Plane &p, int32_t row) {
+    float h = 0.f;
     CVK_TV_UNROLL
     for (int k = 0; k < K; ++k)
         if (k < col.size) h += col.w[k] * tvValue(fetch<T>(p, row, col.lo + k, 0));
@@ -194,25 +201,53 @@ CVK_TV_HD float tvRowSum(const TvColumn<K> &col, const Plane &p, int32_t row, in
 
 // Rows each thread sums before it stores them, so that their loads are in flight together (only for the smallest
 // window: the larger ones' weights already take the registers), and the blocks per SM the kernel's registers allow.
-template <int K> constexpr int kTvRowBatch = K <= 12 ? 2 : 1;
+// 4 rows: the benchmark's 64x3x1080x1920 -> 256x455 in 435 µs against 490 with 2 (one H100, same lease; 79
+// registers, no spills).
+template <int K> constexpr int kTvRowBatch = K <= 12 ? 4 : 1;
 template <int K> constexpr int kTvMinBlocks = K <= 12 ? 3 : (K <= 24 ? 2 : 1);
 
+// Phase 2 for uint8 rows of word loads (rows 4-byte aligned, pixels one byte apart): the thread's rows r, r + step,
+// ... of the tile, U at a time, every load of the U rows issued before any sum; the row address advances by a stride
+// (no multiply per row) and Whole is the lane's, fixed for the tile (tvLoadWords).
+template <int K, bool Whole>
+CVK_TV_HD void tvTileWordRows(const TvTile &t, const TvColumn<K> &col, const Plane &p, int32_t srcW, const TvBuffers &b, int lane,
+                              int32_t r, int step) {
+    constexpr int U = kTvRowBatch<K>, NW = tvWordsOf(K);
+    const int32_t base = col.lo & ~3;
+    const int64_t stride = p.rowStride * step;
+    const uint8_t *at = reinterpret_cast<const uint8_t *>(p.base + int64_t(t.row0 + r) * p.rowStride) + base;
+    for (; r + (U - 1) * step < t.rows; r += U * step, at += U * stride) {
+        uint32_t w[U][NW];
+        CVK_TV_UNROLL
+        for (int u = 0; u < U; ++u) tvLoadWords<K, Whole>(at + u * stride, base, srcW, w[u]);
+        CVK_TV_UNROLL
+        for (int u = 0; u < U; ++u) b.h[(r + u * step) * kTvTileW + lane] = tvWordTaps<K>(col, w[u]);
+    }
+    for (; r < t.rows; r += step, at += stride) {
+        uint32_t w[NW];
+        tvLoadWords<K, Whole>(at, base, srcW, w);
+        b.h[r * kTvTileW + lane] = tvWordTaps<K>(col, w);
+    }
+}
+
 // Phase 2 (one channel plane): the horizontal sums of every source row of the tile for the thread's column.
+// `words`: the rows are uint8, 4-byte aligned, pixels one byte apart (tvTileWordRows).
 template <class T, int K>
 CVK_TV_HD void tvTileHorizontal(const TvJob &j, const TvTile &t, const TvColumn<K> &col, const Plane &p, bool words,
                                 const TvBuffers &b, int tid, int nthreads) {
-    constexpr int U = kTvRowBatch<K>;
     const int lane = tid % kTvTileW, step = nthreads / kTvTileW;
     if (lane >= t.tw) return;
-    int32_t r = tid / kTvTileW;
-    for (; r + (U - 1) * step < t.rows; r += U * step) {
-        float h[U];
-        CVK_TV_UNROLL
-        for (int u = 0; u < U; ++u) h[u] = tvRowSum<T, K>(col, p, t.row0 + r + u * step, j.srcW, words);
-        CVK_TV_UNROLL
-        for (int u = 0; u < U; ++u) b.h[(r + u * step) * kTvTileW + lane] = h[u];
+    const int32_t r = tid / kTvTileW;
+    if constexpr (sizeof(T) == 1) {
+        if (words) {
+            if ((col.lo & ~3) + 4 * tvWordsOf(K) <= j.srcW)
+                tvTileWordRows<K, true>(t, col, p, j.srcW, b, lane, r, step);
+            else
+                tvTileWordRows<K, false>(t, col, p, j.srcW, b, lane, r, step);
+            return;
+        }
     }
-    for (; r < t.rows; r += step) b.h[r * kTvTileW + lane] = tvRowSum<T, K>(col, p, t.row0 + r, j.srcW, words);
+    for (int32_t q = r; q < t.rows; q += step) b.h[q * kTvTileW + lane] = tvRowSum<T, K>(col, p, t.row0 + q);
 }
 
 // Phase 3 (one channel plane): the vertical sum of every output pixel of the tile, handed to emit(x, y, value) in
