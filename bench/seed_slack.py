@@ -68,24 +68,33 @@ def worker():
             samples.append((t1 - t0) / CALLS / 1000.0)
         return statistics.median(samples)
 
-    print(json.dumps({"ready": cvcuda.__file__}), flush=True)
+    lib = getattr(cvcuda, "_library", None)
+    where = f"{cvcuda.__file__} (C library {lib.library_path})" if lib is not None else cvcuda.__file__
+    print(json.dumps({"ready": where}), flush=True)
     for line in sys.stdin:
         k = float(line)
         row = {"k": k, "seed": per_call(seed, int(k * 1000)), "flip": per_call(flip_only, int(k * 1000))}
         print(json.dumps(row), flush=True)
 
 
+def reply(p):
+    """The worker's next line as JSON; a clear error when it ended (its own error went to this terminal)."""
+    line = p.stdout.readline()
+    if not line:
+        raise RuntimeError(f"bench/seed_slack.py: a worker ended (exit {p.wait()}); its error is printed above")
+    return json.loads(line)
+
+
 def start(env):
     p = subprocess.Popen([sys.executable, __file__, "--worker"], env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                          text=True)
-    ready = json.loads(p.stdout.readline())
-    return p, ready["ready"]
+    return p, reply(p)["ready"]
 
 
 def ask(p, k):
     p.stdin.write(f"{k}\n")
     p.stdin.flush()
-    return json.loads(p.stdout.readline())
+    return reply(p)
 
 
 def main():

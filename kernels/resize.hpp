@@ -53,6 +53,7 @@ struct TvTileShape {
     int32_t taps;      // index into resize::kTvTaps: the compiled window size, >= every window of both axes
     int32_t tileH;     // output rows per block (32 columns)
     int32_t maxRows;   // the most source rows one tile's horizontal buffer holds
+    int32_t padRows;   // rows of the buffer past maxRows: taps for an integer source (all-taps vertical sums), else 0
     int32_t smemBytes; // dynamic shared memory per block
 };
 

@@ -45,10 +45,12 @@ template <bool Half> struct FusedOut {
 template <class T, int K, class Out>
 __global__ void __launch_bounds__(kTvThreads, kTvMinBlocks<K>) tvTiledKernel(TvJob j, View4 src, Out out, TvTileShape s, bool words) {
     extern __shared__ float4 tvSmem[];
-    constexpr bool kAllTaps = std::is_integral_v<T>; // tvTileVertical: finite horizontal sums
-    const TvBuffers b = tvCarve(tvSmem, s.maxRows, s.tileH, K);
+    // tvTileVertical's all-taps sums for an integer source (finite horizontal sums), in the K rows the plan added for
+    // them (padRows: the launch checks it).
+    constexpr bool kAllTaps = std::is_integral_v<T>;
+    const TvBuffers b = tvCarve(tvSmem, s.maxRows + s.padRows, s.tileH);
     const int tid = static_cast<int>(threadIdx.x);
-    if constexpr (kAllTaps) tvZeroBuffer(b, s.maxRows, K, tid, kTvThreads); // the barrier before the first tile's setup orders it
+    if constexpr (kAllTaps) tvZeroBuffer(b, s.maxRows + s.padRows, tid, kTvThreads); // ordered by the barrier before the first tile's setup
     const int32_t tilesY = (j.outH + s.tileH - 1) / s.tileH;
     const int32_t C = static_cast<int32_t>(src.shape[kC]);
     for (int32_t ty = blockIdx.y; ty < tilesY; ty += gridDim.y) {
@@ -121,8 +123,9 @@ TvJob jobOf(const View4 &src, int64_t resizeH, int64_t resizeW, int32_t x0, int3
 }
 
 // The compiled window size for the job (the largest window of the indices it computes), the tile height that fits
-// (32 rows, halved until the buffer fits), and that tile's most source rows.
-bool planJob(const TvJob &j, TvTileShape &s) {
+// (32 rows, halved until the buffers fit), and that tile's most source rows; for an integer source (`allTaps`) the
+// horizontal buffer holds K rows more (tvTileVertical's all-taps sums).
+bool planJob(const TvJob &j, bool allTaps, TvTileShape &s) {
     int32_t most = 0;
     for (int32_t i = 0; i < j.outW; ++i) most = std::max(most, tvJobWindowX(j, i).size);
     for (int32_t i = 0; i < j.outH; ++i) most = std::max(most, tvJobWindowY(j, i).size);
@@ -137,7 +140,8 @@ bool planJob(const TvJob &j, TvTileShape &s) {
             tvTileRows(j, y0, std::min(s.tileH, j.outH - y0), lo, count);
             s.maxRows = std::max(s.maxRows, count);
         }
-        s.smemBytes = tvSmemBytes(s.maxRows, s.tileH, kTvTaps[s.taps]);
+        s.padRows = allTaps ? kTvTaps[s.taps] : 0;
+        s.smemBytes = tvSmemBytes(s.maxRows + s.padRows, s.tileH, kTvTaps[s.taps]);
         if (s.smemBytes <= kTileSmemLimit) return true;
     }
     return false;
@@ -145,7 +149,7 @@ bool planJob(const TvJob &j, TvTileShape &s) {
 
 bool aligned4(int64_t v) { return (v & 3) == 0; }
 
-// uint8 planes whose pixels are one byte apart and whose rows start on 4 bytes: the word loads of tvRowSum.
+// uint8 planes whose pixels are one byte apart and whose rows start on 4 bytes: the word loads of tvTileWordRows.
 bool wordRows(const View4 &src, int32_t type) {
     return type == kResizeU8 && src.stride[kW] == 1 && aligned4(reinterpret_cast<intptr_t>(src.data)) && aligned4(src.stride[kH]) &&
            (src.shape[kN] == 1 || aligned4(src.stride[kN])) && (src.shape[kC] == 1 || aligned4(src.stride[kC]));
@@ -157,8 +161,13 @@ dim3 tvGrid(const TvJob &j, const TvTileShape &s, int64_t n) {
                 static_cast<unsigned>(std::min<int64_t>(n, 65535)));
 }
 
+// Whether a plan holds the rows tvTiledKernel<T> reads: an integer source's all-taps vertical sums read K rows past the
+// tile's most (planJob's padRows).
+template <class T> bool planFits(const TvTileShape &s) { return !std::is_integral_v<T> || s.padRows >= kTvTaps[s.taps]; }
+
 // Type row I of kPlain (the ResizeType order), element type T.
 template <size_t I, class T> cudaError_t launchPlain(const ResizeParams &p, const TvJob &j, const TvTileShape &s, cudaStream_t stream) {
+    if (!planFits<T>(s)) return cudaErrorInvalidValue;
     const auto k = std::get<I>(kPlain)[s.taps];
     k<<<tvGrid(j, s, p.dst.shape[kN]), kTvThreads, s.smemBytes, stream>>>(j, p.src, PlainOut<T>{p.dst}, s, wordRows(p.src, p.type));
     return cudaGetLastError();
@@ -177,12 +186,13 @@ template <class Row> cudaError_t preloadRow(const Row &row) {
 
 bool planTvResizeTile(const ResizeParams &p, TvTileShape &s) {
     if (!isAntialiased(p.torchMode) || p.type < 0 || p.type >= kResizeTypeCount) return false;
-    return planJob(jobOf(p.src, p.dst.shape[kH], p.dst.shape[kW], 0, 0, p.dst.shape[kH], p.dst.shape[kW], p.torchMode), s);
+    const bool integer = p.type == kResizeU8 || p.type == kResizeU16 || p.type == kResizeS16;
+    return planJob(jobOf(p.src, p.dst.shape[kH], p.dst.shape[kW], 0, 0, p.dst.shape[kH], p.dst.shape[kW], p.torchMode), integer, s);
 }
 
 bool planTvFusedTile(const FusedParams &q, TvTileShape &s) {
     if (!isAntialiased(q.torchMode)) return false;
-    return planJob(jobOf(q.src, q.resizeH, q.resizeW, q.cropX, q.cropY, q.dst.shape[kH], q.dst.shape[kW], q.torchMode), s);
+    return planJob(jobOf(q.src, q.resizeH, q.resizeW, q.cropX, q.cropY, q.dst.shape[kH], q.dst.shape[kW], q.torchMode), true, s); // uint8
 }
 
 cudaError_t launchTvResizeTiled(const ResizeParams &p, const TvTileShape &s, cudaStream_t stream) {
@@ -204,6 +214,7 @@ cudaError_t launchTvFused(const FusedParams &q, cudaStream_t stream) {
     TvTileShape s;
     if (planTvFusedTile(q, s)) {
         const TvJob j = jobOf(q.src, q.resizeH, q.resizeW, q.cropX, q.cropY, q.dst.shape[kH], q.dst.shape[kW], q.torchMode);
+        if (!planFits<uint8_t>(s)) return cudaErrorInvalidValue;
         const bool words = wordRows(q.src, kResizeU8);
         const dim3 grid = tvGrid(j, s, q.dst.shape[kN]);
         if (q.halfOut)

@@ -16,6 +16,7 @@
 #include "resize_tile.cuh"
 
 #include <cstdint>
+#include <cstring>
 
 namespace cvk::resize {
 
@@ -62,35 +63,33 @@ CVK_TV_HD void tvTileRows(const TvJob &j, int32_t oy0, int32_t n, int32_t &lo, i
     count = b.lo + b.size - a.lo;
 }
 
-// Shared memory of one block: the horizontal buffer [maxRows + K][32] floats (K rows past the most a tile holds, so
-// that a vertical sum may run over all K taps of its window: tvTileVertical), then per output row its window's first
-// source row (tile-relative), its size and K weights.
+// Shared memory of one block: the horizontal buffer [bufferRows][32] floats (maxRows, and for the all-taps vertical
+// sums K rows more: tvTileVertical), then per output row its window's first source row (tile-relative), its size and
+// K weights.
 struct TvBuffers {
     float *h;
     int32_t *ylo, *ysize;
     float *wy; // [tileH][K]
 };
 
-CVK_TV_HD int32_t tvBufferRows(int32_t maxRows, int32_t taps) { return maxRows + taps; }
-
-CVK_TV_HD int32_t tvSmemBytes(int32_t maxRows, int32_t tileH, int32_t taps) {
-    return 4 * (tvBufferRows(maxRows, taps) * kTvTileW + tileH * (2 + taps));
+CVK_TV_HD int32_t tvSmemBytes(int32_t bufferRows, int32_t tileH, int32_t taps) {
+    return 4 * (bufferRows * kTvTileW + tileH * (2 + taps));
 }
 
-CVK_TV_HD TvBuffers tvCarve(void *base, int32_t maxRows, int32_t tileH, int32_t taps) {
+CVK_TV_HD TvBuffers tvCarve(void *base, int32_t bufferRows, int32_t tileH) {
     TvBuffers b;
     b.h = static_cast<float *>(base);
-    b.ylo = reinterpret_cast<int32_t *>(b.h + tvBufferRows(maxRows, taps) * kTvTileW);
+    b.ylo = reinterpret_cast<int32_t *>(b.h + bufferRows * kTvTileW);
     b.ysize = b.ylo + tileH;
     b.wy = reinterpret_cast<float *>(b.ysize + tileH);
     return b;
 }
 
-// Phase 0, once per block before any tile: the horizontal buffer zeroed. Afterwards every row of it holds a finite
-// float: 0, or a sum of a source row that the horizontal phase wrote (finite for integer sources), which
-// tvTileVertical's all-taps sums rely on.
-CVK_TV_HD void tvZeroBuffer(const TvBuffers &b, int32_t maxRows, int32_t taps, int tid, int nthreads) {
-    for (int32_t i = tid; i < tvBufferRows(maxRows, taps) * kTvTileW; i += nthreads) b.h[i] = 0.f;
+// Phase 0 of the all-taps variant, once per block before any tile: the horizontal buffer zeroed. Afterwards every row
+// of it holds a finite float: 0, or a sum of a source row that the horizontal phase wrote (finite for integer
+// sources), which tvTileVertical's all-taps sums rely on.
+CVK_TV_HD void tvZeroBuffer(const TvBuffers &b, int32_t bufferRows, int tid, int nthreads) {
+    for (int32_t i = tid; i < bufferRows * kTvTileW; i += nthreads) b.h[i] = 0.f;
 }
 
 // One tile: output pixels [ox0, ox0 + tw) x [oy0, oy0 + th) (output coordinates), its source rows.
@@ -148,9 +147,6 @@ template <int K> CVK_TV_HD TvColumn<K> tvColumnOf(const TvJob &j, const TvTile &
 template <class T> CVK_TV_HD float tvValue(T v) { return toFloat(v); }
 template <> CVK_TV_HD float tvValue<uint8_t>(uint8_t v) { return byteToFloat(v, 0); }
 
-// The horizontal sum of one source row for one column: sum over k < size of w[k] * row[lo + k], in k order.
-// `words`: the row is uint8, its pixels one byte apart and 4-byte aligned: K + 3 bytes from lo rounded down to 4 come
-// in (K + 4) / 4 word loads (byte loads near the row's end, never past it).
 // The words a window of K taps is loaded in: K + 3 bytes from lo rounded down to 4.
 CVK_TV_HD constexpr int tvWordsOf(int K) { return K / 4 + 1; }
 
@@ -161,7 +157,11 @@ template <int K, bool Whole> CVK_TV_HD void tvLoadWords(const uint8_t *at, int32
     CVK_TV_UNROLL
     for (int i = 0; i < tvWordsOf(K); ++i) {
         if constexpr (Whole) {
+#ifdef __CUDA_ARCH__
             w[i] = reinterpret_cast<const uint32_t *>(at)[i];
+#else
+            std::memcpy(&w[i], at + 4 * i, 4); // the host's little-endian word, without an aliasing cast
+#endif
         } else {
             uint32_t v = 0;
             for (int k = 0; k < 4; ++k)
@@ -201,9 +201,11 @@ template <class T, int K> CVK_TV_HD float tvRowSum(const TvColumn<K> &col, const
 
 // Rows each thread sums before it stores them, so that their loads are in flight together (only for the smallest
 // window: the larger ones' weights already take the registers), and the blocks per SM the kernel's registers allow.
-// 4 rows: the benchmark's 64x3x1080x1920 -> 256x455 in 435 µs against 490 with 2 (one H100, same lease; 79
-// registers, no spills).
+// Word rows (tvTileWordRows), 4 rows: the benchmark's 64x3x1080x1920 -> 256x455 in 435 µs against 490 with 2 (one
+// H100, same lease, docs/perf.md). Other rows (tvRowSum), 2 as before, but 1 for uint8, whose kernel also holds the
+// word rows' registers: 2 there spills (ptxas -v, sm_90), 1 does not.
 template <int K> constexpr int kTvRowBatch = K <= 12 ? 4 : 1;
+template <class T, int K> constexpr int kTvValueBatch = K <= 12 && sizeof(T) > 1 ? 2 : 1;
 template <int K> constexpr int kTvMinBlocks = K <= 12 ? 3 : (K <= 24 ? 2 : 1);
 
 // Phase 2 for uint8 rows of word loads (rows 4-byte aligned, pixels one byte apart): the thread's rows r, r + step,
@@ -247,14 +249,24 @@ CVK_TV_HD void tvTileHorizontal(const TvJob &j, const TvTile &t, const TvColumn<
             return;
         }
     }
-    for (int32_t q = r; q < t.rows; q += step) b.h[q * kTvTileW + lane] = tvRowSum<T, K>(col, p, t.row0 + q);
+    constexpr int U = kTvValueBatch<T, K>;
+    int32_t q = r;
+    for (; q + (U - 1) * step < t.rows; q += U * step) {
+        float h[U];
+        CVK_TV_UNROLL
+        for (int u = 0; u < U; ++u) h[u] = tvRowSum<T, K>(col, p, t.row0 + q + u * step);
+        CVK_TV_UNROLL
+        for (int u = 0; u < U; ++u) b.h[(q + u * step) * kTvTileW + lane] = h[u];
+    }
+    for (; q < t.rows; q += step) b.h[q * kTvTileW + lane] = tvRowSum<T, K>(col, p, t.row0 + q);
 }
 
 // Phase 3 (one channel plane): the vertical sum of every output pixel of the tile, handed to emit(x, y, value) in
-// output coordinates. AllTaps (integer sources, whose horizontal sums are finite, and a buffer zeroed by
-// tvZeroBuffer): every one of the K taps, unrolled, those past the window's size adding 0 * (a finite float) = +0,
-// which leaves the sum's bits as they are; else the window's taps only (a float source's Inf or NaN in a row past
-// the window must not reach the sum).
+// output coordinates. AllTaps (integer sources, whose horizontal sums are finite, and a buffer of K rows past the
+// tile's most, zeroed by tvZeroBuffer: a window's first row plus K stays inside it, as ylo + size <= the tile's rows):
+// every one of the K taps, unrolled, those past the window's size adding 0 * (a finite float) = +0, which leaves the
+// sum's bits as they are; else the window's taps only (a float source's Inf or NaN in a row past the window must not
+// reach the sum).
 template <int K, bool AllTaps, class Emit>
 CVK_TV_HD void tvTileVertical(const TvTile &t, const TvBuffers &b, int tid, int nthreads, Emit &&emit) {
     for (int32_t i = tid; i < t.th * kTvTileW; i += nthreads) {

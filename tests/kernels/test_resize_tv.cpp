@@ -7,11 +7,16 @@
 #include "../../kernels/resize_tv_tile.cuh"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <random>
 #include <type_traits>
 #include <vector>
+
+#include <sys/mman.h>
+#include <unistd.h>
 
 using namespace cvk::resize;
 
@@ -69,7 +74,9 @@ TEST_CASE("planTvResizeTile: the benchmark's rows and what stays per pixel", "[r
         CHECK(s.taps == r.taps);
         CHECK(s.tileH == r.tileH);
         CHECK(s.smemBytes <= kTileSmemLimit);
-        CHECK(s.smemBytes == tvSmemBytes(s.maxRows, s.tileH, kTvTaps[s.taps]));
+        const bool integer = r.p.type == cvk::kResizeU8 || r.p.type == cvk::kResizeU16 || r.p.type == cvk::kResizeS16;
+        CHECK(s.padRows == (integer ? kTvTaps[s.taps] : 0)); // the all-taps vertical sums' rows, integer sources only
+        CHECK(s.smemBytes == tvSmemBytes(s.maxRows + s.padRows, s.tileH, kTvTaps[s.taps]));
     }
 }
 
@@ -143,58 +150,85 @@ float samplerValue(const TvJob &j, int32_t rh, int32_t rw, const Plane &p, int32
     return out;
 }
 
-// Runs every tile of image n the way tvTiledKernel does (phases in order, each for every thread) and compares each
-// output value with the sampler's.
+bool sameValue(float a, float b) { return a == b || (std::isnan(a) && std::isnan(b)); }
+
+// Runs every tile of image n the way tvTiledKernel does, one block a tile (phases in order, each for every thread),
+// and compares each output value with the sampler's (NaN equal to NaN: a float source holds infinities). Each block's
+// buffer starts as NaN, then, as in the kernel, zeroed when the vertical sums take all K taps; before each plane the
+// rows the horizontal phase must write are NaN again. So a row it missed, a zeroing left out or a buffer too short
+// for the all-taps sums shows as a NaN or a REQUIRE.
 template <class T, int K>
 int64_t runAndCompare(const TvJob &j, const cvk::TvTileShape &s, const cvk::View4 &src, int32_t rh, int32_t rw, bool words, int64_t n,
                       int64_t &compared) {
-    constexpr bool kAllTaps = std::is_integral_v<T>; // as tvTiledKernel
+    constexpr bool allTaps = std::is_integral_v<T>; // as tvTiledKernel, which launches only when the plan has the rows
+    const int32_t bufferRows = s.maxRows + s.padRows;
     std::vector<float4> smem(s.smemBytes / 16 + 1);
-    const TvBuffers b = tvCarve(smem.data(), s.maxRows, s.tileH, K);
-    const int32_t bufferFloats = tvBufferRows(s.maxRows, K) * kTvTileW;
-    // Poison before each plane where nothing was written: NaN for the window-taps sums; for the all-taps sums a huge
-    // finite value, which keeps a row past a window harmless (times a zero weight) as the kernel's zeroed buffer does,
-    // while a row inside a window that the horizontal phase missed still shows in the sum.
-    const auto poison = [&] {
-        if (kAllTaps)
-            std::fill(b.h, b.h + bufferFloats, 1e30f);
-        else
-            std::memset(b.h, 0xff, sizeof(float) * bufferFloats);
-    };
+    const TvBuffers b = tvCarve(smem.data(), bufferRows, s.tileH);
+    const float nan = std::numeric_limits<float>::quiet_NaN();
     const int32_t tilesX = (j.outW + kTvTileW - 1) / kTvTileW, tilesY = (j.outH + s.tileH - 1) / s.tileH;
     const int32_t C = static_cast<int32_t>(src.shape[cvk::kC]);
     int64_t mismatches = 0;
     std::vector<TvColumn<K>> cols(kTvThreads);
     for (int32_t ty = 0; ty < tilesY; ++ty)
         for (int32_t tx = 0; tx < tilesX; ++tx) {
+            std::fill(b.h, b.h + bufferRows * kTvTileW, nan);
+            if (allTaps)
+                for (int tid = 0; tid < kTvThreads; ++tid) tvZeroBuffer(b, bufferRows, tid, kTvThreads);
             const TvTile t = tvTileOf(j, s.tileH, tx, ty);
             REQUIRE(t.rows <= s.maxRows);
             for (int tid = 0; tid < kTvThreads; ++tid) cols[tid] = tvColumnOf<K>(j, t, tid % kTvTileW);
             for (int tid = 0; tid < kTvThreads; ++tid) tvTileRowsSetup<K>(j, t, b, tid, kTvThreads);
+            if (allTaps)
+                for (int32_t y = 0; y < t.th; ++y) REQUIRE(b.ylo[y] + K <= bufferRows);
             for (int32_t c = 0; c < C; ++c) {
                 const char *plane = src.data + n * src.stride[cvk::kN] + c * src.stride[cvk::kC];
                 const Plane p{plane, src.stride[cvk::kH], src.stride[cvk::kW], 0};
-                poison();
+                std::fill(b.h, b.h + t.rows * kTvTileW, nan);
                 for (int tid = 0; tid < kTvThreads; ++tid) tvTileHorizontal<T, K>(j, t, cols[tid], p, words, b, tid, kTvThreads);
                 const Plane whole{src.data + n * src.stride[cvk::kN], src.stride[cvk::kH], src.stride[cvk::kW], src.stride[cvk::kC]};
-                for (int tid = 0; tid < kTvThreads; ++tid)
-                    tvTileVertical<K, kAllTaps>(t, b, tid, kTvThreads, [&](int32_t x, int32_t y, float v) {
-                        const float want = samplerValue<T>(j, rh, rw, whole, j.x0 + x, j.y0 + y, C, c);
-                        ++compared;
-                        if (!(v == want) && mismatches++ < 5)
-                            FAIL_CHECK("n " << n << " y " << y << " x " << x << " c " << c << ": tiled " << v << ", sampler " << want);
-                    });
+                const auto check = [&](int32_t x, int32_t y, float v) {
+                    const float want = samplerValue<T>(j, rh, rw, whole, j.x0 + x, j.y0 + y, C, c);
+                    ++compared;
+                    if (!sameValue(v, want) && mismatches++ < 5)
+                        FAIL_CHECK("n " << n << " y " << y << " x " << x << " c " << c << ": tiled " << v << ", sampler " << want);
+                };
+                for (int tid = 0; tid < kTvThreads; ++tid) tvTileVertical<K, allTaps>(t, b, tid, kTvThreads, check);
             }
         }
     return mismatches;
 }
 
-template <class T> void fill(std::vector<T> &v, std::mt19937 &rng) {
-    for (auto &e : v) {
+// Host memory whose last byte is followed by an inaccessible page: a read past a source's end faults (the test
+// dies) where a vector's slack would hide it.
+class GuardedBytes {
+public:
+    explicit GuardedBytes(size_t bytes) {
+        const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+        span_ = (bytes + page - 1) / page * page + page;
+        void *m = mmap(nullptr, span_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        REQUIRE(m != MAP_FAILED);
+        base_ = static_cast<char *>(m);
+        REQUIRE(mprotect(base_ + span_ - page, page, PROT_NONE) == 0);
+        data_ = base_ + span_ - page - bytes;
+    }
+    GuardedBytes(const GuardedBytes &) = delete;
+    GuardedBytes &operator=(const GuardedBytes &) = delete;
+    ~GuardedBytes() { munmap(base_, span_); }
+    char *data() const { return data_; }
+
+private:
+    char *base_ = nullptr, *data_ = nullptr;
+    size_t span_ = 0;
+};
+
+// Random bytes, or floats in [-1, 2) with one element in 97 +Inf (a float source's infinities must stay inside the
+// windows that hold them: tvTileVertical's window-only sums).
+template <class T> void fill(T *v, int64_t count, std::mt19937 &rng) {
+    for (int64_t i = 0; i < count; ++i) {
         if constexpr (sizeof(T) == 1)
-            e = static_cast<T>(rng());
+            v[i] = static_cast<T>(rng());
         else
-            e = static_cast<T>(std::uniform_real_distribution<float>(-1.f, 2.f)(rng));
+            v[i] = rng() % 97 == 0 ? std::numeric_limits<T>::infinity() : static_cast<T>(std::uniform_real_distribution<float>(-1.f, 2.f)(rng));
     }
 }
 
@@ -202,9 +236,9 @@ template <class T> void runRow(const BlockRow &r, std::mt19937 &rng) {
     INFO(r.what << (sizeof(T) == 1 ? " uint8" : " float32"));
     const int64_t N = 2, elem = sizeof(T);
     const int64_t count = r.planar ? N * r.c * r.h * (r.w + r.rowPad) : N * r.h * r.w * r.c;
-    std::vector<T> src(size_t(count) + 16); // slack: word loads may read up to the row's last word
-    fill(src, rng);
-    char *base = reinterpret_cast<char *>(src.data());
+    GuardedBytes src(size_t(count) * sizeof(T)); // the last row's last element ends at the guard page
+    fill(reinterpret_cast<T *>(src.data()), count, rng);
+    char *base = src.data();
     const cvk::View4 sv = r.planar ? nchw(base, N, r.h, r.w, r.c, elem, r.rowPad) : nhwc(base, N, r.h, r.w, r.c, elem);
     cvk::FusedParams q{};
     q.src = sv;
