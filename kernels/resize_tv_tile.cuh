@@ -202,8 +202,10 @@ template <class T, int K> CVK_TV_HD float tvRowSum(const TvColumn<K> &col, const
 // Rows each thread sums before it stores them, so that their loads are in flight together (only for the smallest
 // window: the larger ones' weights already take the registers), and the blocks per SM the kernel's registers allow.
 // Word rows (tvTileWordRows), 4 rows: the benchmark's 64x3x1080x1920 -> 256x455 in 435 µs against 490 with 2 (one
-// H100, same lease, docs/perf.md). Other rows (tvRowSum), 2 as before, but 1 for uint8, whose kernel also holds the
-// word rows' registers: 2 there spills (ptxas -v, sm_90), 1 does not.
+// H100, same lease, docs/perf.md). Other rows (tvRowSum), 2 as before 2b07c00, but 1 for uint8, whose kernel also
+// holds the word rows' registers: its 12-tap kernels spill 20-24 bytes with 2 and none with 1
+// (logs/ptxas-tv-uint8-two-rows.log, logs/ptxas-tv.log). The other types' 12-tap kernels spill 4-16 bytes with 2,
+// as 8b1553e's did (logs/ptxas-tv-8b1553e.log); they were not timed.
 template <int K> constexpr int kTvRowBatch = K <= 12 ? 4 : 1;
 template <class T, int K> constexpr int kTvValueBatch = K <= 12 && sizeof(T) > 1 ? 2 : 1;
 template <int K> constexpr int kTvMinBlocks = K <= 12 ? 3 : (K <= 24 ? 2 : 1);
