@@ -66,14 +66,21 @@ def child_rows(stub):
     rows.append(("cvStreamCreate + cvStreamRelease, bound C calls", per_call(pair)))
     rows.append(("cvcuda.Stream() (create, then release in __del__)", per_call(lambda S=Stream: S())))
     handle = out[0]
-    rows.append(("cvStreamQueryReusable", per_call(lambda f=lib.cvStreamQueryReusable, h=handle: f(h))))
-    # Stream()'s kept path over the stub: one kept handle, taken back (cvStreamQueryReusable answers 0) and kept again.
-    saved = _stream._spare[:], _stream._spare_allowed[0]
-    _stream._spare[:], _stream._spare_allowed[0] = [handle], True
+    # Two calls of one signature whose stubs both do nothing: in API mode the first keeps the GIL (gen_ffi.GIL_KEPT),
+    # the second releases and retakes it, as cffi does around every call; in ABI mode libffi releases it for both.
+    rows.append(("cvStreamPeekReusable (API mode: GIL kept)", per_call(lambda f=lib.cvStreamPeekReusable, h=handle: f(h))))
+    rows.append(("cvStreamQueryReusable (GIL released)", per_call(lambda f=lib.cvStreamQueryReusable, h=handle: f(h))))
+    # Stream()'s kept path over the stub: one kept handle, taken back (cvStreamPeekReusable answers 0) and kept again.
+    saved = list(_stream._spare), _stream._spare_allowed[0]
+    _stream._spare.clear()
+    _stream._spare.append(handle)
+    _stream._spare_allowed[0] = True
     try:
         rows.append(("cvcuda.Stream() through the kept path", per_call(lambda S=Stream: S())))
     finally:
-        _stream._spare[:], _stream._spare_allowed[0] = saved
+        _stream._spare.clear()
+        _stream._spare.extend(saved[0])
+        _stream._spare_allowed[0] = saved[1]
 
     create, create_on_device, device_index = _stream._create, _stream._create_on_device, _stream.device_index
 

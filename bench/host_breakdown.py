@@ -10,6 +10,7 @@ of docs/perf.md (--no-write: print only). Needs a GPU; the torch rows need torch
   python3 bench/host_breakdown.py [--no-write]
 """
 import argparse
+import collections
 import pathlib
 import statistics
 import sys
@@ -60,12 +61,12 @@ class _StreamShape:
             pass
 
 
-_shape_spare = []
+_shape_spare = collections.deque()
 
 
 class _KeptShape:
-    """cvcuda.Stream's Python shape on its kept path without its C call: __init__ takes the handle off a list and
-    checks a status where Stream() checks cvStreamQueryReusable's, __del__ puts it back. The floor of that path."""
+    """cvcuda.Stream's Python shape on its kept path without its C call: __init__ takes the handle off a deque and
+    checks a status where Stream() checks cvStreamPeekReusable's, __del__ puts it back. The floor of that path."""
 
     __slots__ = ("_cv", "_release", "_handle", "_owner", "_device", "__weakref__")
 
@@ -115,13 +116,17 @@ def stream_rows(sync_all):
     def c_query():  # nothing was queued on the stream: answered with no CUDA call
         lib.cvStreamQuery(queried)
 
-    def c_reusable():  # what Stream() calls to take back a kept stream (nothing queued on it: no CUDA call)
+    def c_peek():  # what Stream() calls to take back a kept stream (API mode: the GIL kept; no CUDA call)
+        lib.cvStreamPeekReusable(queried)
+
+    def c_reusable():  # what it calls next for a stream not known idle (GIL released; here known idle: no CUDA call)
         lib.cvStreamQueryReusable(queried)
 
     rows = [
         ("cvcuda.Stream() (released before the next)", us_per_call(cvcuda.Stream, sync_all)),
-        ("  C: cvStreamQueryReusable of a stream nothing was queued on (a kept stream taken back)",
-         us_per_call(c_reusable, sync_all)),
+        ("  C: cvStreamPeekReusable of a stream nothing was queued on (a kept stream taken back)",
+         us_per_call(c_peek, sync_all)),
+        ("  C: cvStreamQueryReusable of the same (GIL released)", us_per_call(c_reusable, sync_all)),
         ("  C: cvStreamQuery of a stream nothing was queued on (no CUDA call)", us_per_call(c_query, sync_all)),
         ("  C: cvStreamCreate + cvStreamRelease (pooled, known idle)", us_per_call(c_create_release, sync_all)),
         ("  C: cvStreamCreateWithHandle + cvStreamRelease (pooled, queried)", us_per_call(c_create_handle_release, sync_all)),

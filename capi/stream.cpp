@@ -103,14 +103,32 @@ cvStatus cvStreamQuery(cvStream stream) {
     return status == CV_SUCCESS && !idle ? CV_NOT_READY : status;
 }
 
+namespace {
+// The stream behind a handle that cvStreamQueryReusable or cvStreamPeekReusable is asked about: one the library
+// created, else an invalid argument.
+const Stream &createdStream(cvStream stream) {
+    const Stream &s = capi::deref<Stream>(stream, "stream");
+    if (!s.owned())
+        invalid(currentFunction(), ": stream is adopted (cvStreamWrap, cvStreamWrapDefault); only streams the "
+                "library created are reused");
+    return s;
+}
+} // namespace
+
 cvStatus cvStreamQueryReusable(cvStream stream) {
     bool reusable = false;
     const cvStatus status = capi::guarded(__func__, [&] {
-        const Stream &s = capi::deref<Stream>(stream, "stream");
-        if (!s.owned())
-            invalid(currentFunction(), ": stream is adopted (cvStreamWrap, cvStreamWrapDefault); only streams the "
-                    "library created are reused");
+        const Stream &s = createdStream(stream);
         reusable = capi::handleReferences<Stream>(stream) == 1 && s.reusable();
+    });
+    return status == CV_SUCCESS && !reusable ? CV_NOT_READY : status;
+}
+
+cvStatus cvStreamPeekReusable(cvStream stream) {
+    bool reusable = false;
+    const cvStatus status = capi::guarded(__func__, [&] {
+        const Stream &s = createdStream(stream);
+        reusable = capi::handleReferences<Stream>(stream) == 1 && s.knownReusable();
     });
     return status == CV_SUCCESS && !reusable ? CV_NOT_READY : status;
 }

@@ -184,8 +184,8 @@ bool Stream::query() const {
 }
 
 bool Stream::reusable() const {
+    if (knownReusable()) return true;
     if (!owned_ || useCount() != 1) return false;
-    if (knownIdle_.load(std::memory_order_relaxed)) return true;
     RelaxedCaptureMode relaxed; // cudaStreamQuery is not allowed while this thread captures in global mode otherwise
     // Captured through a raw handle its holder should no longer use: busy, and a query would invalidate the capture.
     if (hazards::isCapturing(*this)) return false;

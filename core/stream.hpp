@@ -59,6 +59,12 @@ public:
     // longer its holders' to use, so a stream found idle is known idle from then on (no CUDA call the next time).
     // Throws Error(CV_ERROR_CUDA) for an earlier asynchronous failure.
     bool reusable() const;
+    // reusable() as far as the library's own state tells: true only where reusable() would answer true with no CUDA
+    // call (created by the library, no other reference, known idle); false also where only cudaStreamQuery could
+    // tell. No CUDA call, no lock, no wait.
+    bool knownReusable() const noexcept {
+        return owned_ && useCount() == 1 && knownIdle_.load(std::memory_order_relaxed);
+    }
 
     // Device memory of released owned tensors whose every access was on this stream (core/hazards.cpp, retire),
     // kept for the next allocation of the same size on it (core/tensor.cpp) instead of a cudaFreeAsync and a

@@ -10,6 +10,7 @@ also checks each value against the header's macro).
 
 Usage: python gen_ffi.py [--include DIR] [--output FILE] [--cc CC]            the ABI module (default: the committed one)
        python gen_ffi.py [--include DIR] --api-output FILE.c [--depfile FILE] [--cc CC]   the API module's C source
+The API module's wrappers release the GIL around each call, as cffi writes them, except those of GIL_KEPT (keep_gil).
 Needs a C compiler driver for its preprocessor (cc -E); cffi and pycparser. The ABI module is committed: users and the
 GPU machine need neither a compiler nor this script for it; the API module is optional (meson option python_capi).
 """
@@ -33,6 +34,34 @@ API_MODULE = "cvcuda._capi"
 # The API module's C source includes the real header, so the C compiler checks every declaration of the cdef against
 # it (struct layouts, enum and macro values, function types).
 API_SOURCE = '#include "cvcuda/cvcuda.h"'
+
+
+# C functions whose API-mode wrapper keeps the GIL through the call, where cffi releases it around every call. Each one
+# makes no CUDA call, takes none of the library's locks, never waits and never calls back into Python (its header
+# says so), so holding the GIL cannot stall or deadlock another thread: a CUDA call made with the GIL held could
+# deadlock against a stream callback that waits for the GIL while the driver holds its lock, which is why
+# cvStreamQueryReusable, which may ask CUDA, is not here. What it saves is the GIL's release and retake, about 35 ns
+# of Stream()'s kept path (bench/cffi_modes.py).
+GIL_KEPT = ("cvStreamPeekReusable",)
+_ALLOW_THREADS = ("  Py_BEGIN_ALLOW_THREADS\n", "  Py_END_ALLOW_THREADS\n")
+
+
+def keep_gil(source, names=GIL_KEPT):
+    """`source` (cffi's API-mode C code) with the GIL release removed from the CPython wrapper of each of `names`.
+    Raises RuntimeError when a wrapper or its release is not where cffi writes it, so that a cffi version that
+    writes them differently fails the build instead of leaving the GIL released unnoticed."""
+    for name in names:
+        head = f"\n_cffi_f_{name}(PyObject *self, "
+        start = source.find(head)
+        end = source.find("\n}\n", start)
+        body = source[start:end]
+        if start < 0 or any(body.count(line) != 1 for line in _ALLOW_THREADS):
+            raise RuntimeError(f"gen_ffi: cffi's wrapper of {name} is not in the expected form (one "
+                               f"Py_BEGIN_ALLOW_THREADS and one Py_END_ALLOW_THREADS); cannot keep the GIL")
+        for line in _ALLOW_THREADS:
+            body = body.replace(line, "")
+        source = source[:start] + body + source[end:]
+    return source
 
 
 # An object-like macro whose body may be an integer expression (function-like macros and initialisers are skipped).
@@ -130,6 +159,10 @@ def main(argv=None):
     args = parser.parse_args(argv)
     if args.api_output:
         build_ffi(args.cc, args.include, api=True).emit_c_code(args.api_output)
+        with open(args.api_output) as f:
+            source = keep_gil(f.read())
+        with open(args.api_output, "w") as f:
+            f.write(source)
         if args.depfile:
             _write_depfile(args.depfile, args.api_output, args.include)
     if args.output or not args.api_output:

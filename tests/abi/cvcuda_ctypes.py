@@ -197,6 +197,7 @@ SIGNATURES = {
     "cvStreamSync": (cvStatus, [cvStream]),
     "cvStreamQuery": (cvStatus, [cvStream]),
     "cvStreamQueryReusable": (cvStatus, [cvStream]),
+    "cvStreamPeekReusable": (cvStatus, [cvStream]),
     "cvStreamWaitStream": (cvStatus, [cvStream, cvStream]),
     "cvTensorWrap": (cvStatus, [_P(cvArrayInterface), ctypes.c_char_p, _P(cvTensor)]),
     "cvTensorCreate": (cvStatus, [ctypes.c_int32, _P(ctypes.c_int64), cvDataType, ctypes.c_char_p, _P(cvTensor)]),

@@ -97,6 +97,13 @@ TEST_CASE("cvStreamQueryReusable needs a stream: NULL and a forged handle are in
     CHECK(lastError().find("is not a valid handle") != std::string::npos);
 }
 
+TEST_CASE("cvStreamPeekReusable needs a stream: NULL and a forged handle are invalid arguments, on any machine", "[capi]") {
+    CHECK(cvStreamPeekReusable(nullptr) == CV_ERROR_INVALID_ARGUMENT);
+    CHECK(lastError() == "cvStreamPeekReusable: stream is NULL");
+    CHECK(cvStreamPeekReusable(reinterpret_cast<cvStream>(uintptr_t{0x1000})) == CV_ERROR_INVALID_ARGUMENT);
+    CHECK(lastError().find("is not a valid handle") != std::string::npos);
+}
+
 TEST_CASE("cvStreamWaitStream needs two streams: NULL is an invalid argument, on any machine", "[capi]") {
     CHECK(cvStreamWaitStream(nullptr, nullptr) == CV_ERROR_INVALID_ARGUMENT);
     CHECK(lastError() == "cvStreamWaitStream: stream is NULL");

@@ -159,6 +159,8 @@ TEST_CASE("cvStreamQuery: idle, busy behind a spin, idle after a sync, refused w
 
 // cvStreamQueryReusable hands a stream on only under the pool's conditions: one handle with one reference, no hazard
 // state naming it, not captured, nothing pending. The busy row forces its race: a spin on the stream outlasts the call.
+// cvStreamPeekReusable, asked first, answers CV_SUCCESS only where the library knows the stream idle without CUDA
+// (`peek`); once cvStreamQueryReusable has found a stream idle it is known idle, and the peek says so too.
 TEST_CASE("cvStreamQueryReusable: only a sole, untracked, idle handle of a created stream", "[gpu][engine][stream-pool]") {
     CVTEST_REQUIRE_GPU();
     enum class Hold { none, retained, wrappedRaw, tracked, busy, busyThenSynced, captured, otherCaptured, adopted };
@@ -166,19 +168,21 @@ TEST_CASE("cvStreamQueryReusable: only a sole, untracked, idle handle of a creat
         const char *name;
         Hold hold;
         cvStatus expected;
+        cvStatus peek;
     };
     const Row rows[] = {
-        {"a new stream, nothing held: reusable", Hold::none, CV_SUCCESS},
-        {"its handle retained once more: not reusable", Hold::retained, CV_NOT_READY},
-        {"another handle from cvStreamWrap of its cudaStream_t: not reusable", Hold::wrappedRaw, CV_NOT_READY},
-        {"a tensor's hazard state names it (a flip, synced): not reusable", Hold::tracked, CV_NOT_READY},
-        {"a spin queued through its raw handle is pending: not reusable", Hold::busy, CV_NOT_READY},
-        {"the spin, then cvStreamSync: reusable", Hold::busyThenSynced, CV_SUCCESS},
-        {"being captured through its raw handle: not reusable, the capture intact", Hold::captured, CV_NOT_READY},
+        {"a new stream, nothing held: reusable", Hold::none, CV_SUCCESS, CV_SUCCESS},
+        {"its handle retained once more: not reusable", Hold::retained, CV_NOT_READY, CV_NOT_READY},
+        {"another handle from cvStreamWrap of its cudaStream_t: not reusable", Hold::wrappedRaw, CV_NOT_READY, CV_NOT_READY},
+        {"a tensor's hazard state names it (a flip, synced): not reusable", Hold::tracked, CV_NOT_READY, CV_NOT_READY},
+        {"a spin queued through its raw handle is pending: not reusable", Hold::busy, CV_NOT_READY, CV_NOT_READY},
+        {"the spin, then cvStreamSync: reusable (only CUDA can tell)", Hold::busyThenSynced, CV_SUCCESS, CV_NOT_READY},
+        {"being captured through its raw handle: not reusable, the capture intact", Hold::captured, CV_NOT_READY,
+         CV_NOT_READY},
         {"its raw handle given out, another stream captured by this thread in global mode: answered", Hold::otherCaptured,
-         CV_SUCCESS},
+         CV_SUCCESS, CV_NOT_READY},
         {"an adopted stream (cvStreamWrap of a stream the library did not make): invalid", Hold::adopted,
-         CV_ERROR_INVALID_ARGUMENT},
+         CV_ERROR_INVALID_ARGUMENT, CV_ERROR_INVALID_ARGUMENT},
     };
     constexpr Shape kShape{1, 16, 24, 3};
     for (const Row &row : rows) {
@@ -213,7 +217,12 @@ TEST_CASE("cvStreamQueryReusable: only a sole, untracked, idle handle of a creat
                                                                               : nullptr;
         if (row.hold == Hold::otherCaptured) (void)handleOf(s.get()); // given out: the call has to ask CUDA
         if (capturedHandle != nullptr) CVTEST_CUDA(cudaStreamBeginCapture(capturedHandle, cudaStreamCaptureModeGlobal));
-        REQUIRE(cvStreamQueryReusable(nullptr) == CV_ERROR_INVALID_ARGUMENT); // a message the answer must not replace
+        REQUIRE(cvStreamPeekReusable(nullptr) == CV_ERROR_INVALID_ARGUMENT); // a message the answer must not replace
+        const cvStatus peeked = cvStreamPeekReusable(s.get());
+        const std::string peekMessage = cvGetLastErrorMessage();
+        CHECK(peeked == row.peek);
+        if (peeked == CV_SUCCESS || peeked == CV_NOT_READY) CHECK(peekMessage == "cvStreamPeekReusable: stream is NULL");
+        REQUIRE(cvStreamQueryReusable(nullptr) == CV_ERROR_INVALID_ARGUMENT);
         const cvStatus status = cvStreamQueryReusable(s.get());
         const std::string message = cvGetLastErrorMessage();
         CHECK(status == row.expected);
@@ -221,9 +230,14 @@ TEST_CASE("cvStreamQueryReusable: only a sole, untracked, idle handle of a creat
             CHECK(message == "cvStreamQueryReusable: stream is NULL");
             CHECK(cudaPeekAtLastError() == cudaSuccess); // an answer leaves no error behind
         }
+        // A stream found reusable is known idle from then on: the peek agrees without asking CUDA.
+        if (status == CV_SUCCESS) CHECK(cvStreamPeekReusable(s.get()) == CV_SUCCESS);
         // The capture is intact: the call made no call that global mode forbids, and did not query the captured stream.
         if (capturedHandle != nullptr) CHECK(captureEndsCleanly(capturedHandle));
-        if (row.hold == Hold::adopted) CHECK(message.find("adopted") != std::string::npos);
+        if (row.hold == Hold::adopted) {
+            CHECK(message.find("adopted") != std::string::npos);
+            CHECK(peekMessage.find("cvStreamPeekReusable: stream is adopted") == 0);
+        }
         if (row.hold == Hold::busy) {
             REQUIRE(busy(handleOf(s.get()))); // the spin outlasted the call: a wrong CV_SUCCESS could have been seen
             CV_OK(cvStreamSync(s.get()));

@@ -146,12 +146,12 @@ def _release_kept_streams():
     from cvcuda import _stream
 
     _stream.release_kept()
-    assert _stream._spare == []
+    assert list(_stream._spare) == []
 
 
 def test_released_idle_stream_is_kept_for_the_next_stream(gpu):
     """A released Stream() goes to the package's short list, in a process that sees one device; the next Stream()
-    takes its C handle back after one cvStreamQueryReusable, without the C pool. With more devices, where Stream()
+    takes its C handle back after one cvStreamPeekReusable, without the C pool. With more devices, where Stream()
     follows the current device, nothing is kept. sync_and_collect() releases what is kept."""
     from cvcuda import _stream
 
@@ -162,16 +162,39 @@ def test_released_idle_stream_is_kept_for_the_next_stream(gpu):
     first = cvcuda.Stream()
     kept = first._cv
     del first
-    assert _stream._spare == ([kept] if one_device else [])
+    assert list(_stream._spare) == ([kept] if one_device else [])
     second = cvcuda.Stream()
     assert (second._cv == kept) is one_device
-    assert _stream._spare == []
+    assert list(_stream._spare) == []
     second.sync()  # the handle works: cvStreamSync accepts it
     del second
     live = cvcuda.stats()["liveStreams"]
     cvcuda.sync_and_collect()
-    assert _stream._spare == []
+    assert list(_stream._spare) == []
     assert cvcuda.stats()["liveStreams"] == live - one_device
+
+
+def test_kept_stream_that_ran_work_is_taken_back_once_idle(torch):
+    """A kept Stream() whose raw handle was given out and ran work is not known idle: the peek cannot say, the query
+    asks CUDA, finds the work completed, and the next Stream() takes the handle back; from then on the stream is known
+    idle and the peek alone says so. (The busy case is test_kept_stream_with_pending_work_goes_back_to_the_pool.)"""
+    from cvcuda import _stream
+    from cvcuda._library import lib
+
+    _release_kept_streams()
+    first = cvcuda.Stream()
+    if _stream._device_count != 1:
+        pytest.skip("nothing is kept in a process that sees several devices (the C pool's own tests apply)")
+    side = torch.cuda.ExternalStream(first.handle)
+    with torch.cuda.stream(side):
+        torch.ones(1024, device="cuda").add_(1)
+    first.sync()
+    kept = first._cv
+    assert lib.cvStreamPeekReusable(kept) == lib.CV_NOT_READY  # its raw handle was given out: only CUDA can tell
+    del first
+    taken = cvcuda.Stream()
+    assert taken._cv == kept
+    assert lib.cvStreamPeekReusable(taken._cv) == lib.CV_SUCCESS  # found idle: known idle from then on
 
 
 def _kept_then_taken(make_holder):
@@ -186,9 +209,9 @@ def _kept_then_taken(make_holder):
     holder = make_holder(first)
     kept, handle = first._cv, first.handle
     del first
-    assert _stream._spare == [kept]
+    assert list(_stream._spare) == [kept]
     taken = cvcuda.Stream()
-    assert _stream._spare == []  # refused: released to the C pool, not kept again
+    assert list(_stream._spare) == []  # refused: released to the C pool, not kept again
     return handle, holder, taken
 
 

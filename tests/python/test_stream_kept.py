@@ -16,13 +16,15 @@ from cvcuda._library import lib
 
 
 class FakePool:
-    """cvStreamCreate / cvStreamQueryReusable / cvStreamRelease over fake handles, recording every call."""
+    """cvStreamCreate / cvStreamPeekReusable / cvStreamQueryReusable / cvStreamRelease over fake handles, recording
+    every call."""
 
     def __init__(self):
         self.lock = threading.Lock()
         self.made = 0
+        self.peek_answer = 0  # what cvStreamPeekReusable returns
         self.answer = 0  # what cvStreamQueryReusable returns
-        self.created, self.asked, self.released = [], [], []
+        self.created, self.peeked, self.asked, self.released = [], [], [], []
 
     def create(self, out):
         with self.lock:
@@ -31,6 +33,11 @@ class FakePool:
             self.created.append(handle)
         out[0] = handle
         return 0
+
+    def peek(self, handle):
+        with self.lock:
+            self.peeked.append(handle)
+        return self.peek_answer
 
     def reusable(self, handle):
         with self.lock:
@@ -48,6 +55,7 @@ def pool(monkeypatch):
     fake = FakePool()
     _stream.release_kept()
     monkeypatch.setattr(_stream, "_create", fake.create)
+    monkeypatch.setattr(_stream, "_peek", fake.peek)
     monkeypatch.setattr(_stream, "_reusable", fake.reusable)
     monkeypatch.setattr(_stream, "_stream_release", fake.release)
     defaults = list(cvcuda.Stream.__del__.__defaults__)
@@ -60,46 +68,61 @@ def pool(monkeypatch):
     _stream._spare_allowed[0] = allowed
 
 
-def test_released_stream_is_kept_and_taken_back_after_one_check(pool):
+def kept(pool):
+    """A released Stream()'s handle, kept (the calls so far forgotten)."""
     first = cvcuda.Stream()
     handle = first._cv
     del first
-    assert _stream._spare == [handle] and pool.released == []
+    assert list(_stream._spare) == [handle] and pool.released == []
+    return handle
+
+
+def test_released_stream_is_kept_and_taken_back_after_one_peek(pool):
+    handle = kept(pool)
     second = cvcuda.Stream()
     assert second._cv == handle
-    assert pool.asked == [handle] and len(pool.created) == 1  # one check, no second create
-    assert _stream._spare == []
+    assert pool.peeked == [handle] and pool.asked == [] and len(pool.created) == 1  # one peek, no query, no create
+    assert list(_stream._spare) == []
+
+
+NOT_READY, CUDA, INVALID = lib.CV_NOT_READY, lib.CV_ERROR_CUDA, lib.CV_ERROR_INVALID_ARGUMENT
 
 
 @pytest.mark.parametrize(
-    "answer, raises",
+    "peek, query, taken, raises",
     [
-        (lib.CV_NOT_READY, None),  # held elsewhere or busy: released to the pool, a new one made
-        (lib.CV_ERROR_CUDA, CudaError),  # an earlier asynchronous failure: released, and raised
-        (lib.CV_ERROR_INVALID_ARGUMENT, ValueError),
+        # not known idle: only the query, with the GIL released, can tell
+        (NOT_READY, 0, True, None),  # it ran work that has completed: taken back
+        (NOT_READY, NOT_READY, False, None),  # held elsewhere or busy: released to the pool, a new one made
+        (NOT_READY, CUDA, False, CudaError),  # an earlier asynchronous failure: released, and raised
+        (NOT_READY, INVALID, False, ValueError),
+        # an error from the peek is final: no query
+        (INVALID, None, False, ValueError),
+        (CUDA, None, False, CudaError),
     ],
 )
-def test_refused_kept_stream_is_released_and_not_handed_out(pool, answer, raises):
-    first = cvcuda.Stream()
-    handle = first._cv
-    del first
-    pool.answer = answer
+def test_peek_then_query_decide_whether_a_kept_stream_is_handed_out(pool, peek, query, taken, raises):
+    handle = kept(pool)
+    pool.peek_answer, pool.answer = peek, query
     if raises is None:
         second = cvcuda.Stream()
-        assert second._cv != handle and len(pool.created) == 2
+        assert (second._cv == handle) is taken
+        assert len(pool.created) == 1 + (not taken)
     else:
         with pytest.raises(raises):
             cvcuda.Stream()
         assert len(pool.created) == 1
-    assert pool.released == [handle]
-    assert _stream._spare == []
+    assert pool.peeked == [handle]
+    assert pool.asked == ([] if query is None else [handle])
+    assert pool.released == ([] if taken else [handle])
+    assert list(_stream._spare) == []
 
 
 def test_at_most_two_are_kept_the_rest_released(pool):
     streams = [cvcuda.Stream() for _ in range(3)]
     handles = [s._cv for s in streams]
     del streams  # the list drops its items last first
-    assert _stream._spare == [handles[2], handles[1]]
+    assert list(_stream._spare) == [handles[2], handles[1]]
     assert pool.released == [handles[0]]
 
 
@@ -108,7 +131,7 @@ def test_nothing_is_kept_where_the_process_sees_several_devices(pool):
     first = cvcuda.Stream()
     handle = first._cv
     del first
-    assert _stream._spare == [] and pool.released == [handle]
+    assert list(_stream._spare) == [] and pool.released == [handle]
 
 
 def test_sync_and_collect_releases_the_kept_streams(pool):
@@ -116,7 +139,7 @@ def test_sync_and_collect_releases_the_kept_streams(pool):
     handle = first._cv
     del first
     cvcuda.sync_and_collect()  # without a device the C part does nothing
-    assert _stream._spare == [] and pool.released == [handle]
+    assert list(_stream._spare) == [] and pool.released == [handle]
 
 
 def test_copy_of_a_stream_is_the_stream_itself(pool):
@@ -149,4 +172,4 @@ def test_threads_never_share_a_handle(pool):
     for t in threads:
         t.join()
     assert clashes == []
-    assert len(pool.asked) > 1000  # the kept path was taken, concurrently
+    assert len(pool.peeked) > 1000  # the kept path was taken, concurrently

@@ -1,5 +1,6 @@
 """cvcuda.Stream: CUDA streams, the per-thread current stream, and adoption of other libraries' streams."""
 
+import collections
 import ctypes
 import threading
 from typing import Any, Dict, Optional, Union
@@ -18,19 +19,24 @@ _adopted_torch = {}  # (device_index, cuda_stream) -> Stream: torch's pooled str
 _create = lib.cvStreamCreate
 _create_on_device = lib.cvStreamCreateOnDevice
 _stream_release = lib.cvStreamRelease
+_peek = lib.cvStreamPeekReusable  # the GIL stays held through it in API mode (gen_ffi.GIL_KEPT)
 _reusable = lib.cvStreamQueryReusable
 _NOT_READY = lib.CV_NOT_READY
 _cast = ffi.cast
 
 # Released Stream() handles kept for the next Stream() (newest last), in a process that sees one device, where every
-# Stream() is on device 0: taking one back costs one cvStreamQueryReusable, which answers with no CUDA call for a
-# stream nothing was queued on, against the C pool's cvStreamCreate + cvStreamRelease. The call hands one back only
-# under the pool's own conditions (no other handle, no hazard state and no pending work holds the stream), so a kept
-# handle is never given to a new owner while an as_stream() of its cudaStream_t, a tensor's writer or reader state or
-# its work still holds it; a refused one is released to the C pool, which keeps it until those hold (docs/streams.md).
-# A kept handle counts as live in cvcuda.stats() until sync_and_collect() releases it.
+# Stream() is on device 0: taking one back costs one cvStreamPeekReusable, which answers from the library's state
+# with no CUDA call (and, in API mode, with the GIL held), against the C pool's cvStreamCreate + cvStreamRelease; only
+# a stream that ran work, which only CUDA can say is idle, costs a cvStreamQueryReusable after it. Both hand one back
+# only under the pool's own conditions (no other handle, no hazard state and no pending work holds the stream), so a
+# kept handle is never given to a new owner while an as_stream() of its cudaStream_t, a tensor's writer or reader
+# state or its work still holds it; a refused one is released to the C pool, which keeps it until those hold
+# (docs/streams.md). A kept handle counts as live in cvcuda.stats() until sync_and_collect() releases it.
+# A deque, not a list: a list that empties frees its storage and allocates it again at the next append, which cost
+# about a tenth of Stream()'s kept path (bench/cffi_modes.py).
 _SPARE_MAX = 2
-_spare: list = []
+_spare: collections.deque = collections.deque()
+_spare_pop = _spare.pop
 _spare_allowed = [None]  # [True] once the process is known to see exactly one device (decided at the first Stream())
 
 
@@ -117,11 +123,13 @@ class Stream(metaclass=_StreamMeta):
     def __init__(self, device: Any = None) -> None:
         if device is None and _spare:
             try:
-                cv = _spare.pop()
+                cv = _spare_pop()
             except IndexError:  # another thread took the last one
                 pass
             else:
-                status = _reusable(cv)
+                status = _peek(cv)
+                if status == _NOT_READY:  # not known idle: only CUDA can tell (the GIL released through this call)
+                    status = _reusable(cv)
                 if not status:  # CV_SUCCESS: this handle alone holds the stream, and nothing is pending
                     self._cv = self._release = cv
                     return
