@@ -3,7 +3,7 @@
 cvcuda._capi, or the committed ABI-mode module through libffi). Needs no GPU.
 
 Rows over a stub library: a libcvcuda_c.so.1 (same soname, same version script) whose every function does nothing (cvStreamCreate stores a
-constant handle, cvGetVersion returns the headers' version), with the build's cvcuda._capi beside it, so that
+constant handle, cvGetVersion returns the headers' version, cvStreamPeekReusable answers CV_NOT_READY for handle 32), with the build's cvcuda._capi beside it, so that
 cvcuda.Stream() runs its real Python path while the C side costs nothing. ffi.dlopen of the stub through the selected
 ffi is timed too, and swapped into Stream() (_stream._create and __del__'s release default): on the API-mode ffi,
 ffi.dlopen gives the compiled module's functions, which call the library the module is LINKED to, whatever file was
@@ -77,6 +77,10 @@ def child_rows(stub):
     _stream._spare_allowed[0] = True
     try:
         rows.append(("cvcuda.Stream() through the kept path", per_call(lambda S=Stream: S())))
+        # The same for a kept stream that ran work: the peek answers CV_NOT_READY, the query (GIL released) 0.
+        _stream._spare.clear()
+        _stream._spare.append(ffi.cast("cvStream", 32))
+        rows.append(("cvcuda.Stream() through the kept path, peek then query", per_call(lambda S=Stream: S())))
     finally:
         _stream._spare.clear()
         _stream._spare.extend(saved[0])
@@ -132,6 +136,8 @@ def make_stub(folder, build):
     for name in names:
         if name == "cvGetVersion":
             body.append(f"unsigned cvGetVersion(void) {{ return {lib.CVCUDA_C_VERSION_NUMBER}u; }}")
+        elif name == "cvStreamPeekReusable":  # CV_NOT_READY (8) for handle 32: a kept stream that ran work
+            body.append("int cvStreamPeekReusable(cvStream s) { return s == (cvStream)32 ? 8 : 0; }")
         elif name == "cvStreamCreate":
             body.append("int cvStreamCreate(cvStream *out) { *out = (cvStream)16; return 0; }")
         else:

@@ -119,12 +119,13 @@ CV_API cvStatus cvStreamQueryReusable(cvStream stream);
 
 /** cvStreamQueryReusable answered from the library's own state alone: CV_SUCCESS only where cvStreamQueryReusable
  *  would answer CV_SUCCESS without asking CUDA (a stream made by cvStreamCreate or its variants, `stream` its only
- *  handle with one reference, no tracked work holding it, and known idle: its raw cudaStream_t never given out and
- *  no operator called on it since it was created, or since a cvStreamQueryReusable found it idle); CV_NOT_READY (not
- *  an error: no message is stored) in every other case, among them a stream only cudaStreamQuery could tell about:
- *  ask cvStreamQueryReusable then. Makes no CUDA call, takes no lock and never waits, so it may be called where CUDA
- *  calls are not allowed (a host function or stream callback) and by a binding that keeps its interpreter's lock
- *  through it (the Python package's Stream() does: bindings/python/gen_ffi.py). Changes nothing: a CV_SUCCESS hands
+ *  handle with one reference, no tracked work holding it, and known idle: its raw cudaStream_t not given out and no
+ *  operator called on it since it was created or since the library last found it idle, as cvStreamQueryReusable and
+ *  the pool's own check do); CV_NOT_READY (not an error: no message is stored) in every other case, among them a
+ *  stream that ran work, which only cudaStreamQuery can tell about: ask cvStreamQueryReusable then. Makes no CUDA
+ *  call, takes none of the library's locks and never waits, so it may be called where CUDA calls are not allowed (a
+ *  host function or stream callback) and by a binding that keeps its interpreter's lock through it (the Python
+ *  package's Stream() does: bindings/python/gen_ffi.py). Changes nothing: a CV_SUCCESS hands
  *  the stream on exactly as cvStreamQueryReusable's does. Errors: CV_ERROR_INVALID_ARGUMENT (NULL or invalid
  *  stream; a stream of cvStreamWrap or cvStreamWrapDefault, which the library does not own). */
 CV_API cvStatus cvStreamPeekReusable(cvStream stream);

@@ -163,7 +163,7 @@ TEST_CASE("cvStreamQuery: idle, busy behind a spin, idle after a sync, refused w
 // (`peek`); once cvStreamQueryReusable has found a stream idle it is known idle, and the peek says so too.
 TEST_CASE("cvStreamQueryReusable: only a sole, untracked, idle handle of a created stream", "[gpu][engine][stream-pool]") {
     CVTEST_REQUIRE_GPU();
-    enum class Hold { none, retained, wrappedRaw, tracked, busy, busyThenSynced, captured, otherCaptured, adopted };
+    enum class Hold { none, retained, wrappedRaw, knownIdleWrapped, tracked, busy, busyThenSynced, captured, otherCaptured, adopted };
     struct Row {
         const char *name;
         Hold hold;
@@ -174,6 +174,8 @@ TEST_CASE("cvStreamQueryReusable: only a sole, untracked, idle handle of a creat
         {"a new stream, nothing held: reusable", Hold::none, CV_SUCCESS, CV_SUCCESS},
         {"its handle retained once more: not reusable", Hold::retained, CV_NOT_READY, CV_NOT_READY},
         {"another handle from cvStreamWrap of its cudaStream_t: not reusable", Hold::wrappedRaw, CV_NOT_READY, CV_NOT_READY},
+        {"found idle (known idle from then on), then wrapped from its cudaStream_t: not reusable", Hold::knownIdleWrapped,
+         CV_NOT_READY, CV_NOT_READY},
         {"a tensor's hazard state names it (a flip, synced): not reusable", Hold::tracked, CV_NOT_READY, CV_NOT_READY},
         {"a spin queued through its raw handle is pending: not reusable", Hold::busy, CV_NOT_READY, CV_NOT_READY},
         {"the spin, then cvStreamSync: reusable (only CUDA can tell)", Hold::busyThenSynced, CV_SUCCESS, CV_NOT_READY},
@@ -200,6 +202,12 @@ TEST_CASE("cvStreamQueryReusable: only a sole, untracked, idle handle of a creat
             extra = Stream(s.get());
             break;
         case Hold::wrappedRaw: extra = wrapStream(handleOf(s.get())); break;
+        case Hold::knownIdleWrapped: {
+            const cudaStream_t raw = handleOf(s.get());
+            REQUIRE(cvStreamQueryReusable(s.get()) == CV_SUCCESS); // idle, and known idle from here on
+            extra = wrapStream(raw); // a second reference to the same stream object
+            break;
+        }
         case Hold::tracked:
             CV_OK(cvFlip(s.get(), ts.get(), td.get(), 1));
             CV_OK(cvStreamSync(s.get()));
@@ -242,6 +250,10 @@ TEST_CASE("cvStreamQueryReusable: only a sole, untracked, idle handle of a creat
             REQUIRE(busy(handleOf(s.get()))); // the spin outlasted the call: a wrong CV_SUCCESS could have been seen
             CV_OK(cvStreamSync(s.get()));
             CHECK(cvStreamQueryReusable(s.get()) == CV_SUCCESS);
+        }
+        if (row.hold == Hold::knownIdleWrapped) {
+            extra.reset(); // the other reference gone, the stream is still known idle: refused above for the reference
+            CHECK(cvStreamPeekReusable(s.get()) == CV_SUCCESS);
         }
         if (row.hold == Hold::tracked) {
             td.reset(); // the last tensor naming the stream: its hazard state goes once collected

@@ -31,6 +31,11 @@ def wrappers(tmp_path_factory):
     return found
 
 
+def test_only_the_peek_keeps_the_gil():
+    # The list itself: a call that may ask CUDA (cvStreamQueryReusable, cvStreamQuery) or wait must never be on it.
+    assert gen_ffi.GIL_KEPT == ("cvStreamPeekReusable",)
+
+
 @pytest.mark.parametrize("name", gen_ffi.GIL_KEPT)
 def test_listed_call_keeps_the_gil(wrappers, name):
     body = wrappers[name]
@@ -43,6 +48,8 @@ def test_every_other_call_releases_the_gil(wrappers):
     assert releasing == set(wrappers) - set(gen_ffi.GIL_KEPT)
     # the blocking calls above all: a GIL held through them would stall every Python thread
     assert {"cvStreamSync", "cvSyncAndCollect", "cvFlip"} <= releasing
+    # and the calls that may ask CUDA about a stream: holding the GIL through a CUDA call can deadlock (docs/threading.md)
+    assert {"cvStreamQueryReusable", "cvStreamQuery"} <= releasing
 
 
 SAMPLE = (

@@ -4,6 +4,7 @@ refusal or an error does, the bound, threads); tests/python/test_stream_api.py a
 test the C side's answers on a GPU."""
 
 import copy
+import sys
 import threading
 
 import pytest
@@ -149,10 +150,17 @@ def test_copy_of_a_stream_is_the_stream_itself(pool):
 
 def test_threads_never_share_a_handle(pool):
     """8 threads create and drop streams, each holding a few at a time; no handle may be held by two live Streams at
-    once (list.pop hands a kept handle to one taker only)."""
-    held, lock, clashes = set(), threading.Lock(), []
+    once (deque.pop hands a kept handle to one taker only), and no thread fails. A switch interval of 1 µs makes the
+    threads interleave inside Stream() (a take written as look-then-pop fails here)."""
+    held, lock, clashes, failures = set(), threading.Lock(), [], []
 
     def work():
+        try:
+            churn()
+        except BaseException as exc:  # an exception in a thread would only be a warning: collect it
+            failures.append(exc)
+
+    def churn():
         for _ in range(2000):
             mine = [cvcuda.Stream() for _ in range(3)]
             with lock:
@@ -167,9 +175,15 @@ def test_threads_never_share_a_handle(pool):
             del mine, s
 
     threads = [threading.Thread(target=work) for _ in range(8)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert failures == []
     assert clashes == []
     assert len(pool.peeked) > 1000  # the kept path was taken, concurrently
