@@ -103,6 +103,8 @@ struct BorderRows {
         __shared__ uint32_t words[kPatternWords];
         return words;
     }
+    // Blocks may have a single warp (spreadWarps, launch.cuh): its lanes stage the whole pattern.
+    static_assert(kPatternWords <= 32, "one warp stages the pattern");
     __device__ __forceinline__ void prepare() const {
         if (threadIdx.x < kPatternWords) patternWords()[threadIdx.x] = pattern[threadIdx.x];
         __syncthreads();

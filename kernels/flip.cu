@@ -29,8 +29,7 @@ constexpr int kWarp = 32;
 constexpr int kWarpsPerBlock = 8;
 constexpr int kBlockThreads = kWarp * kWarpsPerBlock;
 constexpr int64_t kMaxBlocks = int64_t(1) << 20; // the grid-stride loops cover any larger size
-// Blocks a launch is spread over before its blocks get their full kWarpsPerBlock warps (flipLaunchShape).
-constexpr int64_t kSpreadBlocks = 128;
+static_assert(kBlockThreads == cvk::kBlockThreads, "flipLaunchShape spreads blocks by launch.cuh's rule (spreadWarps)");
 
 // ------------------------------------------------------------------------------------------------ thread level
 
@@ -755,8 +754,7 @@ template <int... Es> void listGeneric(std::vector<const void *> &out) {
 } // namespace
 
 FlipLaunchShape flipLaunchShape(int64_t warpUnits) {
-    int warps = kWarpsPerBlock;
-    while (warps > 1 && warpUnits < int64_t(warps) * kSpreadBlocks) warps /= 2;
+    const int warps = spreadWarps(warpUnits);
     const int64_t blocks = ceilDiv(warpUnits > 0 ? warpUnits : 1, warps);
     return {static_cast<unsigned>(blocks < kMaxBlocks ? blocks : kMaxBlocks), static_cast<unsigned>(warps * kWarp)};
 }

@@ -16,9 +16,11 @@ using namespace cvk;
 template <int U> void launchU(const ContiguousRows &rows, int64_t count, int64_t bpr, int units, int persistBlocks, cudaStream_t st) {
     const int64_t tiles = ceilDiv(bpr, int64_t(kWarpLanes) * units);
     const int64_t items = count * tiles;
-    int64_t grid = ceilDiv(items, kBlockThreads / kWarpLanes);
+    // As the library's spanPlan: blocks spread by spreadWarps (launch.cuh); persistent grids keep full blocks.
+    const int warps = persistBlocks > 0 ? kBlockThreads / kWarpLanes : spreadWarps(items);
+    int64_t grid = ceilDiv(items, warps);
     if (persistBlocks > 0) grid = std::min<int64_t>(grid, persistBlocks);
-    spanRowsKernel<U, ContiguousRows, CopyTile><<<unsigned(grid), kBlockThreads, 0, st>>>(rows, items, tiles, units);
+    spanRowsKernel<U, ContiguousRows, CopyTile><<<unsigned(grid), unsigned(warps * kWarpLanes), 0, st>>>(rows, items, tiles, units);
 }
 
 // Flat: every 16-byte block of every row is one unit (rows whose starts and lengths are all 16-aligned on both

@@ -18,6 +18,19 @@ constexpr int kMinBlocks = 4;
 // multiprocessor (no device query, which would cost host time per launch).
 constexpr int64_t kResidentThreads = int64_t(132) * 2048;
 constexpr int64_t kMaxGridX = int64_t(1) << 20;
+// Blocks a launch of few one-warp work units is spread over before its blocks get more warps (spreadWarps): a small
+// image then reaches more multiprocessors, each with a shorter block to finish. On the H200 the flip of 1x224x224x3
+// took 2.28 µs a call in 64-thread blocks against 2.60 in 256-thread ones
+// (docs/verification/logs/probe-flip_plans-aligned.log).
+constexpr int64_t kWarpSpreadBlocks = 128;
+
+// Warps per block for a launch of `warpUnits` one-warp work units: kBlockThreads / 32, halved (down to 1) while the
+// launch would have fewer than kWarpSpreadBlocks blocks.
+inline int spreadWarps(int64_t warpUnits) {
+    int warps = kBlockThreads / 32;
+    while (warps > 1 && warpUnits < int64_t(warps) * kWarpSpreadBlocks) warps /= 2;
+    return warps;
+}
 constexpr int64_t kMaxGridY = 65535;
 
 __host__ __device__ constexpr int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }

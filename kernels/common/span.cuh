@@ -162,7 +162,8 @@ struct SpanPlan {
     int units;          // blocks per lane (1, 2 or 4)
     int64_t tilesPerRow;
     int64_t items;      // rows * tilesPerRow
-    unsigned grid;      // 1-D grid of kBlockThreads-thread blocks (grid-stride over items past kMaxGridX)
+    unsigned grid;      // 1-D grid (grid-stride over items past kMaxGridX)
+    unsigned block;     // threads a block: one warp an item, spread over blocks by spreadWarps (launch.cuh)
 };
 
 // Dst blocks a row of `bytes` bytes touches at most: one more than a whole number when its start may be unaligned.
@@ -184,7 +185,9 @@ inline SpanPlan spanPlan(int64_t rows, int64_t blocksPerRow) {
     }
     p.tilesPerRow = ceilDiv(blocksPerRow, int64_t(kWarpLanes) * p.units);
     p.items = rows * p.tilesPerRow;
-    const int64_t blocks = ceilDiv(p.items, kBlockThreads / kWarpLanes);
+    const int warps = spreadWarps(p.items);
+    p.block = static_cast<unsigned>(warps * kWarpLanes);
+    const int64_t blocks = ceilDiv(p.items, warps);
     p.grid = static_cast<unsigned>(blocks < kMaxGridX ? (blocks > 0 ? blocks : 1) : kMaxGridX);
     return p;
 }

@@ -112,7 +112,7 @@ template <class Tile = CopyTile, class Rows>
 cudaError_t launchSpanRows(const Rows &rows, int64_t count, int64_t blocksPerRow, cudaStream_t stream) {
     if (count == 0 || blocksPerRow == 0) return cudaSuccess;
     const SpanPlan p = spanPlan(count, blocksPerRow);
-    spanRowsKernel<kSpanUnits, Rows, Tile><<<p.grid, kBlockThreads, 0, stream>>>(rows, p.items, p.tilesPerRow, p.units);
+    spanRowsKernel<kSpanUnits, Rows, Tile><<<p.grid, p.block, 0, stream>>>(rows, p.items, p.tilesPerRow, p.units);
     return cudaGetLastError();
 }
 

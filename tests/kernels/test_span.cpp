@@ -182,15 +182,18 @@ TEST_CASE("spanPlan: the benchmark's rows and small launches", "[span][dispatch]
         bool aligned;
         int units;
         int64_t tilesPerRow;
+        unsigned block; // spread over at least 128 blocks before a block gets more warps
     };
     const std::vector<PlanRow> rows = {
-        {"crop 32x1080x1920x3 -> 720x1280", 32 * 720, 1280 * 3, true, 4, 2},
-        {"crop rows that may start unaligned", 32 * 720, 1280 * 3, false, 4, 2},
-        {"copymakeborder 32x1112x1952x3", 32 * 1112, 1952 * 3, true, 4, 3},
-        {"crop 8x1080x1920x3 -> 720x1280: 4 units, as the batch of 32", 8 * 720, 1280 * 3, true, 4, 2},
-        {"crop 1x1080x1920x3 -> 720x1280: fewer rows than fill the GPU at 4 or 2 units", 720, 1280 * 3, true, 1, 8},
-        {"crop 1x224x224x3 -> 149x149: one tile of 32 blocks per row", 149, 149 * 3, false, 1, 1},
-        {"one byte", 1, 1, false, 1, 1},
+        {"crop 32x1080x1920x3 -> 720x1280", 32 * 720, 1280 * 3, true, 4, 2, 256},
+        {"crop rows that may start unaligned", 32 * 720, 1280 * 3, false, 4, 2, 256},
+        {"copymakeborder 32x1112x1952x3", 32 * 1112, 1952 * 3, true, 4, 3, 256},
+        {"crop 8x1080x1920x3 -> 720x1280: 4 units, as the batch of 32", 8 * 720, 1280 * 3, true, 4, 2, 256},
+        {"crop 1x1080x1920x3 -> 720x1280: fewer rows than fill the GPU at 4 or 2 units", 720, 1280 * 3, true, 1, 8, 256},
+        {"crop 1x224x224x3 -> 149x149: one tile of 32 blocks per row, one-warp blocks", 149, 149 * 3, false, 1, 1, 32},
+        {"copymakeborder 1x224x224x3 -> 256x256x3: 2 tiles a row, 512 items: 128 four-warp blocks", 256, 256 * 3, true, 1, 2, 128},
+        {"cvtcolor 1x224x224x3, one contiguous row: 294 items, two-warp blocks", 1, 224 * 224 * 3, true, 1, 294, 64},
+        {"one byte", 1, 1, false, 1, 1, 32},
     };
     for (const PlanRow &r : rows) {
         INFO(r.what);
@@ -198,7 +201,9 @@ TEST_CASE("spanPlan: the benchmark's rows and small launches", "[span][dispatch]
         CHECK(p.units == r.units);
         CHECK(p.tilesPerRow == r.tilesPerRow);
         CHECK(p.items == r.rows * r.tilesPerRow);
-        CHECK(int64_t(p.grid) * (kBlockThreads / kWarpLanes) >= p.items);
+        CHECK(p.block == r.block);
+        CHECK(int64_t(p.grid) * (p.block / kWarpLanes) >= p.items);
+        CHECK(int64_t(p.grid - 1) * (p.block / kWarpLanes) < p.items); // no block without an item
     }
 }
 
