@@ -50,6 +50,44 @@ template <class In, class Out> struct NormalizeOp {
     }
 };
 
+// Up to 4 channels of by-value constants with a plain scale: the subtrahends and factors ride in the kernel's
+// parameter and are picked per element by selects in registers, with no prepare() (no shared memory, no barrier
+// before the first load) and a parameter of a few dozen bytes instead of NormalizeParams' 2 KiB of value arrays.
+// The factor is the same single multiply prepare() makes, so both paths give the same bits (unless the calling host
+// thread flushes denormals, for a factor below about 1.2e-38).
+constexpr int kNormalizeRegisterChannels = 4;
+template <class In, class Out> struct NormalizeRegisterOp {
+    static constexpr bool kChannel = true;
+    float base[kNormalizeRegisterChannels], mul[kNormalizeRegisterChannels];
+    float shift;
+    __device__ __forceinline__ static float pick(const float (&a)[kNormalizeRegisterChannels], int c) {
+        return c == 0 ? a[0] : c == 1 ? a[1] : c == 2 ? a[2] : a[3];
+    }
+    __device__ __forceinline__ Out operator()(In v, int c) const {
+        const float x = Traits<In>::template toWork<float>(v);
+        return saturateCast<Out, Round::Nearest>(fmaf(x - pick(base, c), pick(mul, c), shift));
+    }
+};
+
+} // namespace
+
+bool normalizeInRegisters(const NormalizeParams &p) {
+    return !p.scaleIsStddev && p.channels >= 1 && p.channels <= kNormalizeRegisterChannels && p.base.device == nullptr &&
+           p.scale.device == nullptr;
+}
+
+namespace {
+
+template <class In, class Out> NormalizeRegisterOp<In, Out> registerOp(const NormalizeParams &p) {
+    NormalizeRegisterOp<In, Out> op{};
+    for (int c = 0; c < p.channels; ++c) {
+        op.base[c] = p.base.values[p.base.count == 1 ? 0 : c];
+        op.mul[c] = p.scale.values[p.scale.count == 1 ? 0 : c] * p.globalScale; // as prepare(): one rounding
+    }
+    op.shift = p.globalShift;
+    return op;
+}
+
 template <class In, class Out, bool Vector>
 __global__ void __launch_bounds__(kBlockThreads, kMinBlocks) normalizeKernel(const __grid_constant__ NormalizeParams p, int unitsPerThread) {
     rowsBody<In, Out, Vector ? rowVectorElems<In, Out>() : 1, Vector>(p.view, NormalizeOp<In, Out>{&p}, unitsPerThread);
@@ -77,6 +115,8 @@ cudaError_t launchNormalize(const NormalizeParams &p, cudaStream_t stream) {
                 const RowView &v = p.view;
                 if (v.rows[0] * v.rows[1] * v.rows[2] == 0 || v.inner == 0) {
                     status = cudaSuccess;
+                } else if (normalizeInRegisters(p)) {
+                    status = launchRows<In, Out>(v, registerOp<In, Out>(p), stream);
                 } else {
                     const RowPlan plan = rowPlan<In, Out, NormalizeOp<In, Out>>(v);
                     if (plan.vector)

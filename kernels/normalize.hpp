@@ -1,6 +1,7 @@
 // normalize kernels: dst = saturateCast((src - base[c]) * scale'[c] * globalScale + globalShift) elementwise, with
 // scale' = scale, or 1 / sqrt(scale^2 + epsilon) when the scale is a standard deviation. Per-channel constants come
-// from device float32 tensors or by value, and are staged once per block in shared memory.
+// from device float32 tensors or by value, and are staged once per block in shared memory, except by-value constants
+// of at most 4 channels with a plain scale, which ride in the kernel's parameter (kernels/normalize.cu).
 #pragma once
 
 #include "common/view.hpp"
@@ -32,6 +33,10 @@ struct NormalizeParams {
     bool scaleIsStddev;
     float globalScale, globalShift, epsilon;
 };
+
+// Whether the launch carries the constants in registers (by value, 1 to 4 channels, a plain scale) rather than
+// staging them in shared memory; both give the same bits.
+bool normalizeInRegisters(const NormalizeParams &p);
 
 // Enqueues the normalization; cudaErrorInvalidValue for a dtype pair outside the table. Never blocks the host.
 cudaError_t launchNormalize(const NormalizeParams &p, cudaStream_t stream);

@@ -84,6 +84,49 @@ def test_normalize_tensors_and_stddev(torch, size):
     check(host(torch.as_tensor(out.cuda(), device="cuda")).astype(numpy.float64), to_dtype(want, "uint8", torch), "uint8")
 
 
+@pytest.mark.parametrize("src_dtype,dst_dtype", [("uint8", "float32"), ("float32", "float32"), ("uint8", "uint8"),
+                                               ("float16", "float16")])
+@pytest.mark.parametrize(
+    "layout,channels,count,strided",
+    [("NHWC", 1, 1, False), ("NHWC", 2, 2, False), ("NHWC", 3, 3, False), ("NHWC", 4, 4, False),
+     ("NHWC", 3, 1, False),  # one value for every channel
+     ("NHWC", 5, 5, False),  # past the register path: shared memory both times
+     ("NCHW", 1, 1, False), ("NCHW", 2, 2, False), ("NCHW", 3, 3, False), ("NCHW", 4, 4, False),
+     ("CHW", 3, 3, False), ("HWC", 4, 4, False),
+     ("NHWC", 3, 3, True), ("NCHW", 3, 3, True)],  # a sliced source: the strided element path
+)
+def test_normalize_sequences_equal_tensors_bit_for_bit(torch, src_dtype, dst_dtype, layout, channels, count, strided):
+    """Constants as sequences (carried in registers for up to 4 channels, kernels/normalize.cu) and the same constants
+    as device tensors (staged in shared memory) give the same bits: the two paths compute the same floats. Which path
+    a launch takes is tested on the CPU (tests/kernels/test_normalize_dispatch.cpp)."""
+    rng = numpy.random.default_rng(seed(src_dtype, dst_dtype, layout, channels, count, strided, "paths"))
+    shape = shape_of(layout, 2, 17, 29, channels)
+    if strided:
+        whole = random_tensor(torch, shape_of(layout, 2, 17, 35, channels), src_dtype, rng, 0, 200)
+        src_t = whole[..., 3:32] if layout.endswith("W") else whole[..., 3:32, :]
+    else:
+        src_t = random_tensor(torch, shape, src_dtype, rng, 0, 200)
+    base = [float(v) for v in rng.uniform(0, 50, size=count)]
+    scale = [float(v) for v in rng.uniform(0.01, 2.0, size=count)]
+    c_shape = [1] * len(layout)
+    c_shape[layout.index("C")] = count
+    base_t = torch.tensor(base, dtype=torch.float32, device="cuda").reshape(c_shape)
+    scale_t = torch.tensor(scale, dtype=torch.float32, device="cuda").reshape(c_shape)
+    by_value, by_tensor = poisoned(torch, shape, dst_dtype), poisoned(torch, shape, dst_dtype)
+    src = cvcuda.as_tensor(src_t, layout)
+    stream = cvcuda.Stream()
+    cvcuda.normalize_into(cvcuda.as_tensor(by_value, layout), src, base, scale, globalscale=1.7, globalshift=-3.0,
+                          stream=stream)
+    cvcuda.normalize_into(cvcuda.as_tensor(by_tensor, layout), src, cvcuda.as_tensor(base_t, layout),
+                          cvcuda.as_tensor(scale_t, layout), globalscale=1.7, globalshift=-3.0, stream=stream)
+    stream.sync()
+    got, want = host(by_value), host(by_tensor)
+    assert numpy.array_equal(got.view(numpy.uint8), want.view(numpy.uint8))
+    full_base, full_scale = (base, scale) if count == channels else (base * channels, scale * channels)
+    check(got.astype(numpy.float64), to_dtype(reference(host(src_t), full_base, full_scale, layout, False, 1.7, -3.0, 0.0),
+                                              dst_dtype, torch), dst_dtype)
+
+
 def test_normalize_in_place_and_strided(torch):
     rng = numpy.random.default_rng(19)
     t = random_tensor(torch, (2, 11, 7, 3), "float32", rng)
