@@ -32,8 +32,8 @@ _cast = ffi.cast
 # kept handle is never given to a new owner while an as_stream() of its cudaStream_t, a tensor's writer or reader
 # state or its work still holds it; a refused one is released to the C pool, which keeps it until those hold
 # (docs/streams.md). A kept handle counts as live in cvcuda.stats() until sync_and_collect() releases it.
-# A deque, not a list: a list that empties frees its storage and allocates it again at the next append (a deque keeps
-# its block); over the stub library of bench/cffi_modes.py that took the kept path from 0.264 to 0.240 µs.
+# A deque, not a list: a list that empties frees its storage and allocates it again at the next append, where a deque
+# keeps its block.
 _SPARE_MAX = 2
 _spare: collections.deque = collections.deque()
 _spare_pop = _spare.pop
