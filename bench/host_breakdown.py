@@ -132,7 +132,7 @@ def stream_rows(sync_all):
         ("  C: cvStreamCreateWithHandle + cvStreamRelease (pooled, queried)", us_per_call(c_create_handle_release, sync_all)),
         ("  C: cvStreamCreateWithHandle, all kept (new CUDA streams)", us_per_call(c_create_kept, sync_all, 200)),
         ("  Python alone: Stream's class shape, __init__ and __del__, no C call", us_per_call(_StreamShape, sync_all)),
-        ("  Python alone: the same with the kept path's list, no C call", us_per_call(_KeptShape, sync_all)),
+        ("  Python alone: the same with the kept path's deque, no C call", us_per_call(_KeptShape, sync_all)),
         ("  Python alone: a __slots__ object, no __init__ or __del__", us_per_call(_Slots, sync_all)),
     ]
     for s in kept:

@@ -52,7 +52,7 @@ template <class In, class Out> struct NormalizeOp {
 
 // Up to 4 channels of by-value constants with a plain scale: the subtrahends and factors ride in the kernel's
 // parameter and are picked per element by selects in registers, with no prepare() (no shared memory, no barrier
-// before the first load) and a parameter of a few dozen bytes instead of NormalizeParams' 2 KiB of value arrays.
+// before the first load) and a parameter of about 160 bytes (the view and 9 floats) instead of NormalizeParams' 2 KiB of value arrays.
 // The factor is the same single multiply prepare() makes, so both paths give the same bits (unless the calling host
 // thread flushes denormals, for a factor below about 1.2e-38).
 constexpr int kNormalizeRegisterChannels = 4;

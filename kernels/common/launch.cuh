@@ -1,6 +1,7 @@
-// Device level: launch shapes shared by the memory-bound kernels. Blocks of kBlockThreads threads, shaped
-// (x: thread-units along a row) x (y: rows) so that short rows do not leave most of a block idle; grids are 2-D and
-// every kernel loops grid-stride in both directions, so any size fits in a capped grid.
+// Device level: launch shapes shared by the memory-bound kernels. Blocks of at most kBlockThreads threads: the row
+// walks' are shaped (x: thread-units along a row) x (y: rows) so that short rows do not leave most of a block idle,
+// with 2-D grids that every kernel loops grid-stride in both directions, so any size fits in a capped grid; launches
+// of one-warp work units take fewer warps a block while they are small (spreadWarps).
 #pragma once
 
 #include <cstdint>

@@ -1,5 +1,5 @@
 // Which normalize path a launch takes (cvk::normalizeInRegisters): pure host logic, no GPU. The register path (by-value
-// constants of 1 to 4 channels with a plain scale) is what the benchmark's single-image rows take; the GPU test
+// constants of 1 to 4 channels with a plain scale) is what the benchmark's normalize rows take; the GPU test
 // tests/python/test_normalize.py checks that both paths give the same bits.
 #include <catch2/catch_test_macros.hpp>
 
