@@ -104,33 +104,28 @@ cvStatus cvStreamQuery(cvStream stream) {
 }
 
 namespace {
-// The stream behind a handle that cvStreamQueryReusable or cvStreamPeekReusable is asked about: one the library
-// created, else an invalid argument.
-const Stream &createdStream(cvStream stream) {
-    const Stream &s = capi::deref<Stream>(stream, "stream");
-    if (!s.owned())
-        invalid(currentFunction(), ": stream is adopted (cvStreamWrap, cvStreamWrapDefault); only streams the "
-                "library created are reused");
-    return s;
+// cvStreamQueryReusable and cvStreamPeekReusable: CV_SUCCESS when `stream` is a stream the library created, this its
+// only handle with one reference, and `ask` (the Stream's own answer) says it may be handed on; else CV_NOT_READY, or
+// the error (an adopted stream is an invalid argument: only streams the library created are reused).
+cvStatus answerReusable(const char *function, cvStream stream, bool (*ask)(const Stream &)) {
+    bool reusable = false;
+    const cvStatus status = capi::guarded(function, [&] {
+        const Stream &s = capi::deref<Stream>(stream, "stream");
+        if (!s.owned())
+            invalid(currentFunction(), ": stream is adopted (cvStreamWrap, cvStreamWrapDefault); only streams the "
+                    "library created are reused");
+        reusable = capi::handleReferences<Stream>(stream) == 1 && ask(s);
+    });
+    return status == CV_SUCCESS && !reusable ? CV_NOT_READY : status;
 }
 } // namespace
 
 cvStatus cvStreamQueryReusable(cvStream stream) {
-    bool reusable = false;
-    const cvStatus status = capi::guarded(__func__, [&] {
-        const Stream &s = createdStream(stream);
-        reusable = capi::handleReferences<Stream>(stream) == 1 && s.reusable();
-    });
-    return status == CV_SUCCESS && !reusable ? CV_NOT_READY : status;
+    return answerReusable(__func__, stream, [](const Stream &s) { return s.reusable(); });
 }
 
 cvStatus cvStreamPeekReusable(cvStream stream) {
-    bool reusable = false;
-    const cvStatus status = capi::guarded(__func__, [&] {
-        const Stream &s = createdStream(stream);
-        reusable = capi::handleReferences<Stream>(stream) == 1 && s.knownReusable();
-    });
-    return status == CV_SUCCESS && !reusable ? CV_NOT_READY : status;
+    return answerReusable(__func__, stream, [](const Stream &s) { return s.knownReusable(); });
 }
 
 cvStatus cvStreamWaitStream(cvStream stream, cvStream other) {

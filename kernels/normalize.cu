@@ -18,9 +18,15 @@ template <class In, class Out> constexpr bool normalizePair() {
            (std::is_same<Out, float>::value || std::is_same<Out, __half>::value || std::is_same<Out, In>::value);
 }
 
-__device__ __forceinline__ float constantAt(const NormalizeConstants &k, int c) {
+// Host too: the register path reads by-value constants on the host (registerOp).
+__host__ __device__ __forceinline__ float constantAt(const NormalizeConstants &k, int c) {
     const int i = k.count == 1 ? 0 : c;
     return k.device ? *reinterpret_cast<const float *>(k.device + i * k.stride) : k.values[i];
+}
+
+// One element, the same expression on both paths (so they give the same bits).
+template <class In, class Out> __device__ __forceinline__ Out normalizeValue(In v, float base, float mul, float shift) {
+    return saturateCast<Out, Round::Nearest>(fmaf(Traits<In>::template toWork<float>(v) - base, mul, shift));
 }
 
 // The per-channel subtrahend and factor (scale' * globalScale), staged in shared memory by prepare().
@@ -44,10 +50,7 @@ template <class In, class Out> struct NormalizeOp {
         mul = sMul;
         shift = p.globalShift;
     }
-    __device__ __forceinline__ Out operator()(In v, int c) const {
-        const float x = Traits<In>::template toWork<float>(v);
-        return saturateCast<Out, Round::Nearest>(fmaf(x - base[c], mul[c], shift));
-    }
+    __device__ __forceinline__ Out operator()(In v, int c) const { return normalizeValue<In, Out>(v, base[c], mul[c], shift); }
 };
 
 // Up to 4 channels of by-value constants with a plain scale: the subtrahends and factors ride in the kernel's
@@ -64,25 +67,15 @@ template <class In, class Out> struct NormalizeRegisterOp {
         return c == 0 ? a[0] : c == 1 ? a[1] : c == 2 ? a[2] : a[3];
     }
     __device__ __forceinline__ Out operator()(In v, int c) const {
-        const float x = Traits<In>::template toWork<float>(v);
-        return saturateCast<Out, Round::Nearest>(fmaf(x - pick(base, c), pick(mul, c), shift));
+        return normalizeValue<In, Out>(v, pick(base, c), pick(mul, c), shift);
     }
 };
-
-} // namespace
-
-bool normalizeInRegisters(const NormalizeParams &p) {
-    return !p.scaleIsStddev && p.channels >= 1 && p.channels <= kNormalizeRegisterChannels && p.base.device == nullptr &&
-           p.scale.device == nullptr;
-}
-
-namespace {
 
 template <class In, class Out> NormalizeRegisterOp<In, Out> registerOp(const NormalizeParams &p) {
     NormalizeRegisterOp<In, Out> op{};
     for (int c = 0; c < p.channels; ++c) {
-        op.base[c] = p.base.values[p.base.count == 1 ? 0 : c];
-        op.mul[c] = p.scale.values[p.scale.count == 1 ? 0 : c] * p.globalScale; // as prepare(): one rounding
+        op.base[c] = constantAt(p.base, c);
+        op.mul[c] = constantAt(p.scale, c) * p.globalScale; // as prepare(): one rounding
     }
     op.shift = p.globalShift;
     return op;
@@ -94,6 +87,11 @@ __global__ void __launch_bounds__(kBlockThreads, kMinBlocks) normalizeKernel(con
 }
 
 } // namespace
+
+bool normalizeInRegisters(const NormalizeParams &p) {
+    return !p.scaleIsStddev && p.channels >= 1 && p.channels <= kNormalizeRegisterChannels && p.base.device == nullptr &&
+           p.scale.device == nullptr;
+}
 
 bool normalizeSupported(cvDataType src, cvDataType dst) {
     bool ok = false;

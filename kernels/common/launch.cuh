@@ -19,6 +19,7 @@ constexpr int kMinBlocks = 4;
 // multiprocessor (no device query, which would cost host time per launch).
 constexpr int64_t kResidentThreads = int64_t(132) * 2048;
 constexpr int64_t kMaxGridX = int64_t(1) << 20;
+constexpr int64_t kMaxGridY = 65535;
 // Blocks a launch of few one-warp work units is spread over before its blocks get more warps (spreadWarps): a small
 // image then reaches more multiprocessors, each with a shorter block to finish. On the H200 the flip of 1x224x224x3
 // took 2.28 µs a call in 64-thread blocks against 2.60 in 256-thread ones
@@ -32,7 +33,6 @@ inline int spreadWarps(int64_t warpUnits) {
     while (warps > 1 && warpUnits < int64_t(warps) * kWarpSpreadBlocks) warps /= 2;
     return warps;
 }
-constexpr int64_t kMaxGridY = 65535;
 
 __host__ __device__ constexpr int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
