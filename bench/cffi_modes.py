@@ -3,7 +3,7 @@
 cvcuda._capi, or the committed ABI-mode module through libffi). Needs no GPU.
 
 Rows over a stub library: a libcvcuda_c.so.1 (same soname, same version script) whose every function does nothing (cvStreamCreate stores a
-constant handle, cvGetVersion returns the headers' version, cvStreamPeekReusable answers CV_NOT_READY for handle 32), with the build's cvcuda._capi beside it, so that
+constant handle, cvGetVersion returns the headers' version, cvStreamPeekReusable answers CV_NOT_READY for handle 32), with the build's cvcuda._capi and cvcuda._streambase (Stream()'s C base) beside it, so that
 cvcuda.Stream() runs its real Python path while the C side costs nothing. ffi.dlopen of the stub through the selected
 ffi is timed too, and swapped into Stream() (_stream._create and __del__'s release default): on the API-mode ffi,
 ffi.dlopen gives the compiled module's functions, which call the library the module is LINKED to, whatever file was
@@ -71,25 +71,33 @@ def child_rows(stub):
     rows.append(("cvStreamPeekReusable (API mode: GIL kept)", per_call(lambda f=lib.cvStreamPeekReusable, h=handle: f(h))))
     rows.append(("cvStreamQueryReusable (GIL released)", per_call(lambda f=lib.cvStreamQueryReusable, h=handle: f(h))))
     # Stream()'s kept path over the stub: one kept handle, taken back (cvStreamPeekReusable answers 0) and kept again.
-    saved = list(_stream._spare), _stream._spare_allowed[0]
-    _stream._spare.clear()
-    _stream._spare.append(handle)
-    _stream._spare_allowed[0] = True
+    notes.append(f"{_library.ffi_mode}: Stream()'s base is the "
+                 f"{'C one (cvcuda._streambase)' if _stream._native is not None else 'Python one (_stream._KeptBase)'}")
+    saved = _stream.kept(), _stream.kept_allowed()
+    _stream.release_kept()
+    _stream.keep(handle)
+    _stream.allow_kept(True)
     try:
         rows.append(("cvcuda.Stream() through the kept path", per_call(lambda S=Stream: S())))
         # The same for a kept stream that ran work: the peek answers CV_NOT_READY, the query (GIL released) 0.
-        _stream._spare.clear()
-        _stream._spare.append(ffi.cast("cvStream", 32))
+        _stream.release_kept()
+        _stream.keep(ffi.cast("cvStream", 32))
         rows.append(("cvcuda.Stream() through the kept path, peek then query", per_call(lambda S=Stream: S())))
     finally:
-        _stream._spare.clear()
-        _stream._spare.extend(saved[0])
-        _stream._spare_allowed[0] = saved[1]
+        _stream.release_kept()
+        for kept in saved[0]:
+            _stream.keep(kept)
+        _stream.allow_kept(saved[1])
+    if _stream._native is not None:  # the variants below redefine the Python base's __init__ and __del__
+        rows += [("Stream() variant: per-call ffi.new out-parameter", None),
+                 ("cvStreamCreate + cvStreamRelease, ffi.dlopen of the stub", None),
+                 ("cvcuda.Stream(), _create/release swapped for ffi.dlopen's", None)]
+        return _library.ffi_mode, rows, notes
 
     create, create_on_device, device_index = _stream._create, _stream._create_on_device, _stream.device_index
 
     class PerCallNew(Stream):
-        """Stream.__init__ with a per-call ffi.new out-parameter in place of the thread-local one."""
+        """Stream.__init__ with a per-call ffi.new out-parameter in place of the thread-local one (Python base)."""
 
         __slots__ = ()
 
@@ -151,6 +159,9 @@ def make_stub(folder, build):
     if extension is None:
         raise SystemExit(f"cffi_modes: no cffi API-mode module beside {build}/libcvcuda_c.so.1 (meson option python_capi)")
     os.symlink(extension, folder / os.path.basename(extension))
+    stream_base, _ = _library.find_extension(str(build / "libcvcuda_c.so.1"), "_streambase")
+    if stream_base is not None:  # Stream()'s C base, used in API mode where it lies beside the library
+        os.symlink(stream_base, folder / os.path.basename(stream_base))
     return folder / "libcvcuda_c.so.1"
 
 
@@ -204,7 +215,8 @@ def main():
                 for mode in ("abi", "api"):
                     name, us = results[mode][0][i]
                     assert name == call
-                    lines.append(f"{'stub' if is_stub else 'real':8} {mode:4}  {call:60} {us:8.3f}")
+                    shown = "—" if us is None else f"{us:.3f}"
+                    lines.append(f"{'stub' if is_stub else 'real':8} {mode:4}  {call:60} {shown:>8}")
             notes += results["abi"][1] + results["api"][1]
         for mode in ("abi", "api"):
             lines.append(f"{'real':8} {mode:4}  {'import cvcuda (ms, fresh interpreter less `pass`, min of 10)':60} "

@@ -47,8 +47,9 @@ def us_per_call(fn, sync, calls=CALLS):
 
 
 class _StreamShape:
-    """cvcuda.Stream's Python shape without its C calls: the same slots, an __init__ storing the handle twice and a
-    __del__ reading it. Its time is the floor of a Stream() made of a Python class, whatever the C side costs."""
+    """cvcuda.Stream's Python shape (its Python base, _stream._KeptBase, used in ABI mode) without its C calls: the
+    same slots, an __init__ storing the handle twice and a __del__ reading it. Its time is the floor of a Stream()
+    made of a Python class, whatever the C side costs (the reason for the C base used in API mode)."""
 
     __slots__ = ("_cv", "_release", "_handle", "_owner", "_device", "__weakref__")
 
@@ -122,8 +123,9 @@ def stream_rows(sync_all):
     def c_reusable():  # what it calls next for a stream not known idle (GIL released; here known idle: no CUDA call)
         lib.cvStreamQueryReusable(queried)
 
+    base = "C base, cvcuda._streambase" if cvcuda._stream._native is not None else "Python base"
     rows = [
-        ("cvcuda.Stream() (released before the next)", us_per_call(cvcuda.Stream, sync_all)),
+        (f"cvcuda.Stream() (released before the next; {base})", us_per_call(cvcuda.Stream, sync_all)),
         ("  C: cvStreamPeekReusable of a stream nothing was queued on (a kept stream taken back)",
          us_per_call(c_peek, sync_all)),
         ("  C: cvStreamQueryReusable of the same (GIL released)", us_per_call(c_reusable, sync_all)),
@@ -131,8 +133,8 @@ def stream_rows(sync_all):
         ("  C: cvStreamCreate + cvStreamRelease (pooled, known idle)", us_per_call(c_create_release, sync_all)),
         ("  C: cvStreamCreateWithHandle + cvStreamRelease (pooled, queried)", us_per_call(c_create_handle_release, sync_all)),
         ("  C: cvStreamCreateWithHandle, all kept (new CUDA streams)", us_per_call(c_create_kept, sync_all, 200)),
-        ("  Python alone: Stream's class shape, __init__ and __del__, no C call", us_per_call(_StreamShape, sync_all)),
-        ("  Python alone: the same with the kept path's deque, no C call", us_per_call(_KeptShape, sync_all)),
+        ("  Python alone: the Python base's shape, __init__ and __del__, no C call", us_per_call(_StreamShape, sync_all)),
+        ("  Python alone: the same with its kept path's deque, no C call", us_per_call(_KeptShape, sync_all)),
         ("  Python alone: a __slots__ object, no __init__ or __del__", us_per_call(_Slots, sync_all)),
     ]
     for s in kept:

@@ -35,11 +35,13 @@ configure() { # dir, meson options...
 }
 
 echo "== sanitizers: ASan + UBSan build (gpu_arch=$arch)"
-# python_capi=enabled: the cffi API-mode module (cvcuda._capi) is built instrumented too, and the pytest run below
-# goes through it (it lies beside build-asan/libcvcuda_c.so.1); scripts/test.sh's normal build runs both modes.
+# python_capi=enabled: the cffi API-mode module (cvcuda._capi) and Stream()'s C base (cvcuda._streambase) are built
+# instrumented too, and the pytest run below goes through them (they lie beside build-asan/libcvcuda_c.so.1);
+# scripts/test.sh's normal build runs both modes.
 configure build-asan -Db_sanitize=address,undefined -Dc_args=-fno-sanitize-recover=all -Dcpp_args=-fno-sanitize-recover=all \
     -Dpython_capi=enabled
-meson compile -C build-asan -j "$jobs" cvcuda_c test_capi test_cvcuda_hpp cvcuda_capi_beside_library || status=1
+meson compile -C build-asan -j "$jobs" cvcuda_c test_capi test_cvcuda_hpp cvcuda_capi_beside_library \
+    cvcuda_streambase_beside_library || status=1
 export ASAN_OPTIONS=detect_leaks=1:protect_shadow_gap=0:strict_string_checks=1:detect_stack_use_after_return=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 meson test -C build-asan --no-rebuild --print-errorlogs capi capi-no-device abi-cvcuda-hpp || status=1

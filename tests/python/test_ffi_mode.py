@@ -227,3 +227,7 @@ def test_every_module_uses_the_selected_ffi():
     expected = sys.modules["cvcuda._capi"].ffi if _library.ffi_mode == "api" else abi_module.ffi
     assert _library.ffi is expected
     assert _library.ffi_mode == ("api" if os.environ.get("CVCUDA_C_FFI") != "abi" and EXTENSION else "abi")
+    # Stream()'s C base comes with API mode: Meson builds it beside the library with cvcuda._capi.
+    assert (_library.stream_base is not None) == (_library.ffi_mode == "api")
+    assert (_stream._native is _library.stream_base) and _stream.Stream.__bases__ == (
+        (_library.stream_base.StreamBase,) if _library.stream_base else (_stream._KeptBase,))

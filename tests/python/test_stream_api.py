@@ -146,7 +146,7 @@ def _release_kept_streams():
     from cvcuda import _stream
 
     _stream.release_kept()
-    assert list(_stream._spare) == []
+    assert _stream.kept() == []
 
 
 def test_released_idle_stream_is_kept_for_the_next_stream(gpu):
@@ -158,19 +158,19 @@ def test_released_idle_stream_is_kept_for_the_next_stream(gpu):
     cvcuda.Stream()  # the first Stream() decides whether this process keeps released streams
     _release_kept_streams()
     one_device = _stream._device_count == 1
-    assert _stream._spare_allowed[0] is one_device
+    assert _stream.kept_allowed() is one_device
     first = cvcuda.Stream()
     kept = first._cv
     del first
-    assert list(_stream._spare) == ([kept] if one_device else [])
+    assert _stream.kept() == ([kept] if one_device else [])
     second = cvcuda.Stream()
     assert (second._cv == kept) is one_device
-    assert list(_stream._spare) == []
+    assert _stream.kept() == []
     second.sync()  # the handle works: cvStreamSync accepts it
     del second
     live = cvcuda.stats()["liveStreams"]
     cvcuda.sync_and_collect()
-    assert list(_stream._spare) == []
+    assert _stream.kept() == []
     assert cvcuda.stats()["liveStreams"] == live - one_device
 
 
@@ -209,9 +209,9 @@ def _kept_then_taken(make_holder):
     holder = make_holder(first)
     kept, handle = first._cv, first.handle
     del first
-    assert list(_stream._spare) == [kept]
+    assert _stream.kept() == [kept]
     taken = cvcuda.Stream()
-    assert list(_stream._spare) == []  # refused: released to the C pool, not kept again
+    assert _stream.kept() == []  # refused: released to the C pool, not kept again
     return handle, holder, taken
 
 

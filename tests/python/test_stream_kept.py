@@ -1,11 +1,14 @@
-"""Python's kept released streams (cvcuda._stream: Stream() and __del__), on any machine: the C calls Stream() makes
-are replaced by a fake pool, so these rows test the package's own rules (what is kept, when the C check runs, what a
-refusal or an error does, the bound, threads); tests/python/test_stream_api.py and tests/engine/test_stream_pool.cpp
-test the C side's answers on a GPU."""
+"""The package's kept released streams (cvcuda._stream: Stream() and a Stream's end), on any machine: the C calls
+Stream() makes are replaced by a fake pool, so these rows test the package's own rules (what is kept, when the C check
+runs, what a refusal or an error does, the bound, threads). They run against the base class the process has: the C one
+(cvcuda._streambase) in API mode, the Python one (_stream._KeptBase) in ABI mode; CI runs the suite in both.
+tests/python/test_stream_api.py and tests/engine/test_stream_pool.cpp test the C library's answers on a GPU."""
 
 import copy
+import inspect
 import sys
 import threading
+import weakref
 
 import pytest
 
@@ -23,11 +26,14 @@ class FakePool:
     def __init__(self):
         self.lock = threading.Lock()
         self.made = 0
+        self.create_answer = 0  # what cvStreamCreate returns (a handle is made only for 0)
         self.peek_answer = 0  # what cvStreamPeekReusable returns
         self.answer = 0  # what cvStreamQueryReusable returns
         self.created, self.peeked, self.asked, self.released = [], [], [], []
 
     def create(self, out):
+        if self.create_answer:
+            return self.create_answer
         with self.lock:
             self.made += 1
             handle = ffi.cast("cvStream", self.made * 4 + 1)  # never a real handle of this process
@@ -52,21 +58,30 @@ class FakePool:
 
 @pytest.fixture
 def pool(monkeypatch):
-    """A fake pool behind Stream(), in a process taken to see one device (so released streams are kept)."""
+    """A fake pool behind Stream(), in a process taken to see one device (so released streams are kept). In API mode
+    the C base (cvcuda._streambase) calls the fakes through cffi callbacks bound in place of the library's functions;
+    elsewhere the Python base calls them as module globals."""
     fake = FakePool()
     _stream.release_kept()
     monkeypatch.setattr(_stream, "_create", fake.create)
-    monkeypatch.setattr(_stream, "_peek", fake.peek)
-    monkeypatch.setattr(_stream, "_reusable", fake.reusable)
-    monkeypatch.setattr(_stream, "_stream_release", fake.release)
-    defaults = list(cvcuda.Stream.__del__.__defaults__)
-    defaults[0] = fake.release  # __del__ binds its release at definition
-    monkeypatch.setattr(cvcuda.Stream.__del__, "__defaults__", tuple(defaults))
-    allowed = _stream._spare_allowed[0]
-    _stream._spare_allowed[0] = True
+    if _stream._native is None:
+        monkeypatch.setattr(_stream, "_peek", fake.peek)
+        monkeypatch.setattr(_stream, "_reusable", fake.reusable)
+        monkeypatch.setattr(_stream, "_stream_release", fake.release)
+        defaults = list(cvcuda.Stream.__del__.__defaults__)
+        defaults[0] = fake.release  # __del__ binds its release at definition
+        monkeypatch.setattr(cvcuda.Stream.__del__, "__defaults__", tuple(defaults))
+    else:
+        callbacks = (ffi.callback("cvStatus(cvStream)", fake.peek), ffi.callback("cvStatus(cvStream)", fake.reusable),
+                     ffi.callback("void(cvStream)", fake.release), ffi.callback("cvStatus(cvStream *)", fake.create))
+        _stream.bind_native(*callbacks)
+    allowed = _stream.kept_allowed()
+    _stream.allow_kept(True)
     yield fake
     _stream.release_kept()  # through the fake, before the real release is bound again
-    _stream._spare_allowed[0] = allowed
+    if _stream._native is not None:
+        _stream.bind_native()
+    _stream.allow_kept(allowed)
 
 
 def kept(pool):
@@ -74,7 +89,7 @@ def kept(pool):
     first = cvcuda.Stream()
     handle = first._cv
     del first
-    assert list(_stream._spare) == [handle] and pool.released == []
+    assert _stream.kept() == [handle] and pool.released == []
     return handle
 
 
@@ -83,7 +98,7 @@ def test_released_stream_is_kept_and_taken_back_after_one_peek(pool):
     second = cvcuda.Stream()
     assert second._cv == handle
     assert pool.peeked == [handle] and pool.asked == [] and len(pool.created) == 1  # one peek, no query, no create
-    assert list(_stream._spare) == []
+    assert _stream.kept() == []
 
 
 NOT_READY, CUDA, INVALID = lib.CV_NOT_READY, lib.CV_ERROR_CUDA, lib.CV_ERROR_INVALID_ARGUMENT
@@ -116,23 +131,23 @@ def test_peek_then_query_decide_whether_a_kept_stream_is_handed_out(pool, peek, 
     assert pool.peeked == [handle]
     assert pool.asked == ([] if query is None else [handle])
     assert pool.released == ([] if taken else [handle])
-    assert list(_stream._spare) == []
+    assert _stream.kept() == []
 
 
 def test_at_most_two_are_kept_the_rest_released(pool):
     streams = [cvcuda.Stream() for _ in range(3)]
     handles = [s._cv for s in streams]
     del streams  # the list drops its items last first
-    assert list(_stream._spare) == [handles[2], handles[1]]
+    assert _stream.kept() == [handles[2], handles[1]]
     assert pool.released == [handles[0]]
 
 
 def test_nothing_is_kept_where_the_process_sees_several_devices(pool):
-    _stream._spare_allowed[0] = False  # the pool fixture restores it
+    _stream.allow_kept(False)  # the pool fixture restores it
     first = cvcuda.Stream()
     handle = first._cv
     del first
-    assert list(_stream._spare) == [] and pool.released == [handle]
+    assert _stream.kept() == [] and pool.released == [handle]
 
 
 def test_sync_and_collect_releases_the_kept_streams(pool):
@@ -140,7 +155,7 @@ def test_sync_and_collect_releases_the_kept_streams(pool):
     handle = first._cv
     del first
     cvcuda.sync_and_collect()  # without a device the C part does nothing
-    assert list(_stream._spare) == [] and pool.released == [handle]
+    assert _stream.kept() == [] and pool.released == [handle]
 
 
 def test_copy_of_a_stream_is_the_stream_itself(pool):
@@ -187,3 +202,65 @@ def test_threads_never_share_a_handle(pool):
     assert failures == []
     assert clashes == []
     assert len(pool.peeked) > 1000  # the kept path was taken, concurrently
+
+
+@pytest.mark.parametrize("status, raises", [(CUDA, CudaError), (lib.CV_ERROR_NO_DEVICE, cvcuda.NoDeviceError)])
+def test_a_failed_create_raises_and_leaves_nothing(pool, status, raises):
+    pool.create_answer = status
+    with pytest.raises(raises):
+        cvcuda.Stream()
+    assert pool.created == [] and pool.released == [] and _stream.kept() == []
+
+
+def test_a_stream_released_while_an_exception_propagates_keeps_it(pool):
+    """The end of a Stream whose frame an exception unwinds releases the handle (nothing kept here) and the exception
+    reaches the caller unchanged: the release (a Python fake here) runs with the exception set aside."""
+    _stream.allow_kept(False)  # the pool fixture restores it
+
+    def fail():
+        stream = cvcuda.Stream()
+        pool.seen = stream._cv
+        raise KeyError("the caller's")
+
+    with pytest.raises(KeyError, match="the caller's"):
+        fail()
+    assert pool.released == [pool.seen]
+
+
+def test_stream_has_the_python_signature_and_weak_references(pool):
+    assert str(inspect.signature(cvcuda.Stream)).startswith("(device")
+    assert list(inspect.signature(cvcuda.Stream).parameters) == ["device"]
+    stream = cvcuda.Stream()
+    ref = weakref.ref(stream)
+    assert ref() is stream
+    del stream
+    assert ref() is None
+
+
+native = pytest.mark.skipif(_stream._native is None, reason="Stream()'s C base is used in API mode only (this run: "
+                            "the Python base, which has none of these entry points)")
+
+
+@native
+@pytest.mark.parametrize("call, error, text", [
+    (lambda: _stream._native.blank(int), TypeError, "subclass of StreamBase"),
+    (lambda: _stream._native.bind(peek=0, query=1, release=1, create=1, wrap=int, make=int, raise_error=int, most=2),
+     ValueError, "peek is NULL"),
+    (lambda: _stream._native.bind(peek=1, query=1, release=1, create=1, wrap=int, make=int, raise_error=int, most=9),
+     ValueError, "most=9"),
+    (lambda: _stream._native.bind(peek=1, query=1, release=1, create=1, wrap=1, make=int, raise_error=int, most=2),
+     TypeError, "callable"),
+    (lambda: cvcuda.Stream()._own(ffi.NULL, 0), RuntimeError, "owns a handle already"),
+    (lambda: cvcuda.Stream(1, device=2), TypeError, "at most 1 argument"),
+])
+def test_the_c_base_rejects_misuse(pool, call, error, text):
+    with pytest.raises(error, match=text):
+        call()
+
+
+@native
+def test_the_c_base_keeps_at_most_its_bound(pool):
+    streams = [cvcuda.Stream() for _ in range(2)]
+    del streams
+    with pytest.raises(RuntimeError, match="keeps 2 handles already"):
+        _stream.keep(ffi.cast("cvStream", 4))

@@ -20,6 +20,10 @@ cdata of two FFI instances do not mix):
 - ``"abi"``: the committed out-of-line ABI-mode module ``cvcuda._ffi_abi`` (``ffi.dlopen``, calls through libffi;
   needs no compiler): without the extension beside the library (or with the system loader, case 3), silently.
 
+In API mode, ``cvcuda._streambase`` (``bindings/python/_streambase.c``: Stream's base class in C, see
+``cvcuda/_stream.py``) is loaded from the same directory when it is there (Meson builds it with ``_capi``); without
+it, and in ABI mode, Stream's base is Python's (:data:`stream_base` is None).
+
 The environment variable ``CVCUDA_C_FFI`` overrides the choice: ``abi`` forces ABI mode, ``api`` requires the
 extension (ImportError naming the files looked for when absent); unset, empty or ``auto``: as above.
 An extension that is found but fails to load raises ImportError (``CVCUDA_C_FFI=abi`` ignores it).
@@ -36,6 +40,7 @@ from typing import Dict, List, Optional, Tuple
 
 _SONAME = "libcvcuda_c.so.1"
 _EXTENSION = "_capi"
+_STREAM_BASE = "_streambase"
 _MODE_VARIABLE = "CVCUDA_C_FFI"
 _MODES = ("abi", "api", "auto")
 
@@ -48,13 +53,13 @@ def _library_path() -> str:
     return bundled if os.path.exists(bundled) else _SONAME
 
 
-def find_extension(library_path: str) -> Tuple[Optional[str], List[str]]:
-    """(the API module beside `library_path` or None, the paths looked at). A bare soname (the system loader) has no
-    directory: nothing is looked at."""
+def find_extension(library_path: str, name: str = _EXTENSION) -> Tuple[Optional[str], List[str]]:
+    """(the extension module `name` beside `library_path` or None, the paths looked at). A bare soname (the system
+    loader) has no directory: nothing is looked at."""
     if os.sep not in library_path:
         return None, []
     folder = os.path.dirname(os.path.abspath(library_path))
-    looked = [os.path.join(folder, _EXTENSION + suffix) for suffix in importlib.machinery.EXTENSION_SUFFIXES]
+    looked = [os.path.join(folder, name + suffix) for suffix in importlib.machinery.EXTENSION_SUFFIXES]
     for path in looked:
         if os.path.isfile(path):
             return path, looked
@@ -109,18 +114,33 @@ def _load_api(path: str, extension: str):
             f"cvcuda: the cffi API-mode module {extension!r} would not call {path!r}: the loaded object of soname "
             f"{_SONAME} is another file (or none); {_MODE_VARIABLE}=abi uses {path!r} alone"
         )
-    name = f"{__package__}.{_EXTENSION}"
+    module = _import_beside(path, _EXTENSION, extension)
+    return module.ffi, module.lib
+
+
+def _import_beside(path: str, name: str, extension: str):
+    """Imports the extension module file `extension` as cvcuda.`name` (it lies beside the library `path`)."""
+    qualified = f"{__package__}.{name}"
     try:
-        spec = importlib.util.spec_from_file_location(name, extension)
+        spec = importlib.util.spec_from_file_location(qualified, extension)
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
     except ImportError as exc:
         raise ImportError(
-            f"cvcuda: the cffi API-mode module {extension!r} beside {path!r} does not load ({exc}); "
+            f"cvcuda: the API-mode module {extension!r} beside {path!r} does not load ({exc}); "
             f"{_MODE_VARIABLE}=abi ignores it"
         ) from exc
-    sys.modules[name] = module
-    return module.ffi, module.lib
+    sys.modules[qualified] = module
+    return module
+
+
+def _load_stream_base(mode: str, path: str):
+    """cvcuda._streambase (Stream's base class in C, bindings/python/_streambase.c) when API mode is used and it lies
+    beside the library (Meson builds it with cvcuda._capi), else None: Stream's base is then Python's."""
+    if mode != "api":
+        return None
+    extension, _ = find_extension(path, _STREAM_BASE)
+    return None if extension is None else _import_beside(path, _STREAM_BASE, extension)
 
 
 def _load():
@@ -157,6 +177,8 @@ library_path: str
 #: The API-mode extension file loaded, None in ABI mode.
 extension_path: Optional[str]
 ffi_mode, library_path, extension_path, ffi, lib = _load()
+#: cvcuda._streambase, Stream's base class in C (API mode, where built), else None.
+stream_base = _load_stream_base(ffi_mode, library_path)
 
 #: Version of the loaded C library, ``MAJOR*10000 + MINOR*100 + PATCH``.
 __c_version__: int = lib.cvGetVersion()

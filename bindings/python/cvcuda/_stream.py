@@ -2,12 +2,15 @@
 
 import collections
 import ctypes
+import functools
+import inspect
 import threading
 from typing import Any, Dict, Optional, Union
 
 from ._errors import InvalidStateError, error_from_status
 from ._ffi import ffi
 from ._integers import integer
+from . import _library
 from ._library import lib
 
 _local = threading.local()  # _local.stack: the streams entered with `with` on this thread, innermost last
@@ -24,30 +27,131 @@ _reusable = lib.cvStreamQueryReusable
 _NOT_READY = lib.CV_NOT_READY
 _cast = ffi.cast
 
-# Released Stream() handles kept for the next Stream() (newest last), in a process that sees one device, where every
-# Stream() is on device 0: taking one back costs one cvStreamPeekReusable, which answers from the library's state
-# with no CUDA call (and, in API mode, with the GIL held), against the C pool's cvStreamCreate + cvStreamRelease; only
-# a stream that ran work, which only CUDA can say is idle, costs a cvStreamQueryReusable after it. Both hand one back
-# only under the pool's own conditions (no other handle, no hazard state and no pending work holds the stream), so a
-# kept handle is never given to a new owner while an as_stream() of its cudaStream_t, a tensor's writer or reader
-# state or its work still holds it; a refused one is released to the C pool, which keeps it until those hold
-# (docs/streams.md). A kept handle counts as live in cvcuda.stats() until sync_and_collect() releases it.
-# A deque, not a list: a list that empties frees its storage and allocates it again at the next append, where a deque
-# keeps its block.
+# Released Stream() handles kept for the next Stream() (the kept store, newest last), in a process that sees one
+# device, where every Stream() is on device 0: taking one back costs one cvStreamPeekReusable, which answers from the
+# library's state with no CUDA call (and, in API mode, with the GIL held), against the C pool's cvStreamCreate +
+# cvStreamRelease; only a stream that ran work, which only CUDA can say is idle, costs a cvStreamQueryReusable after
+# it. Both hand one back only under the pool's own conditions (no other handle, no hazard state and no pending work
+# holds the stream), so a kept handle is never given to a new owner while an as_stream() of its cudaStream_t, a
+# tensor's writer or reader state or its work still holds it; a refused one is released to the C pool, which keeps it
+# until those hold (docs/streams.md). A kept handle counts as live in cvcuda.stats() until sync_and_collect() releases
+# it.
+# Two implementations of these rules, one per process: in API mode, Stream's base class in C (_streambase.c beside
+# this package's sources: Stream() is its tp_new and a Stream's end its tp_dealloc, with no Python frame, about 0.2 us
+# less per Stream() and end: docs/perf.md); elsewhere _KeptBase below. The tests run the same rows against whichever
+# the process has (tests/python/test_stream_kept.py; CI runs the suite in both modes).
+# The store's functions, the same in both: kept() (the handles, oldest first), keep(handle), kept_allowed() (None
+# until the first Stream() decides, then whether the process keeps handles), allow_kept(flag), release_kept().
 _SPARE_MAX = 2
-_spare: collections.deque = collections.deque()
-_spare_pop = _spare.pop
-_spare_allowed = [None]  # [True] once the process is known to see exactly one device (decided at the first Stream())
+_native = _library.stream_base
 
 
-def release_kept() -> None:
-    """Releases the handles kept for the next Stream() to the C pool (cvcuda.sync_and_collect)."""
-    while _spare:
-        try:
-            handle = _spare.pop()
-        except IndexError:  # another thread took the last one
-            return
-        _stream_release(handle)
+def _address(cdata) -> int:
+    return int(_cast("uintptr_t", cdata))
+
+
+if _native is None:
+    # A deque, not a list: a list that empties frees its storage and allocates it again at the next append, where a
+    # deque keeps its block.
+    _spare: collections.deque = collections.deque()
+    _spare_pop = _spare.pop
+    _spare_allowed = [None]  # [True] once the process is known to see exactly one device (decided at the first Stream())
+
+    def kept() -> list:
+        return list(_spare)
+
+    def keep(handle) -> None:
+        _spare.append(handle)
+
+    def kept_allowed() -> Optional[bool]:
+        return _spare_allowed[0]
+
+    def allow_kept(flag: Optional[bool]) -> None:
+        _spare_allowed[0] = flag
+
+    def release_kept() -> None:
+        """Releases the handles kept for the next Stream() to the C pool (cvcuda.sync_and_collect)."""
+        while _spare:
+            try:
+                handle = _spare.pop()
+            except IndexError:  # another thread took the last one
+                return
+            _stream_release(handle)
+
+    def _own(stream: "Stream", cv) -> None:
+        stream._cv = stream._release = cv
+
+    _blank = object.__new__
+
+    class _KeptBase:
+        """Stream() and a Stream's end (the kept store) in Python."""
+
+        # _release: the handle __del__ releases or keeps (Stream() only, whose _cv is the plain handle); unset where
+        # _cv is an ffi.gc handle that releases itself (adopted and default streams, made off the hot path).
+        __slots__ = ("_cv", "_release")
+
+        def __init__(self, device: Any = None) -> None:
+            if device is None and _spare:
+                try:
+                    cv = _spare_pop()
+                except IndexError:  # another thread took the last one
+                    pass
+                else:
+                    status = _peek(cv)
+                    if status == _NOT_READY:  # not known idle: only CUDA can tell (the GIL released through this call)
+                        status = _reusable(cv)
+                    if not status:  # CV_SUCCESS: this handle alone holds the stream, and nothing is pending
+                        self._cv = self._release = cv
+                        return
+                    _stream_release(cv)  # held elsewhere or busy: the C pool decides from here
+                    if status != _NOT_READY:
+                        raise error_from_status(lib, status)
+            _create_into(self, device)
+
+        # Bound at definition: module globals go at exit.
+        def __del__(self, _stream_release=_stream_release, _spare=_spare, _allowed=_spare_allowed,
+                    _most=_SPARE_MAX) -> None:
+            try:
+                handle = self._release
+            except AttributeError:  # __init__ raised before the handle existed, or an adopted stream
+                return
+            if _allowed[0] and len(_spare) < _most:
+                _spare.append(handle)
+            else:
+                _stream_release(handle)
+else:
+    def _raise_status(status: int) -> None:
+        raise error_from_status(lib, status)
+
+    def _new_stream(cls, device):
+        """Stream(device) where no kept handle is taken (the C base's fallback)."""
+        stream = _native.blank(cls)
+        _create_into(stream, device)
+        return stream
+
+    def bind_native(peek=None, query=None, release=None, create=None) -> None:
+        """Binds the C base to cvStreamPeekReusable, cvStreamQueryReusable, cvStreamRelease and cvStreamCreate, or to
+        fakes of them (cffi function pointers, kept alive by the caller while bound: the tests')."""
+        _native.bind(peek=_address(peek or ffi.addressof(lib, "cvStreamPeekReusable")),
+                     query=_address(query or ffi.addressof(lib, "cvStreamQueryReusable")),
+                     release=_address(release or ffi.addressof(lib, "cvStreamRelease")),
+                     create=_address(create or ffi.addressof(lib, "cvStreamCreate")),
+                     wrap=functools.partial(_cast, "cvStream"), make=_new_stream, raise_error=_raise_status,
+                     most=_SPARE_MAX)
+
+    bind_native()
+    kept = _native.kept
+    kept_allowed = _native.allowed
+    allow_kept = _native.allow
+    release_kept = _native.release_kept
+    _blank = _native.blank
+    _KeptBase = _native.StreamBase
+
+    def keep(handle) -> None:
+        _native.keep(handle, _address(handle))
+
+    def _own(stream: "Stream", cv) -> None:
+        stream._own(cv, _address(cv))
 
 
 class _Scratch(threading.local):
@@ -60,6 +164,28 @@ class _Scratch(threading.local):
 
 
 _scratch = _Scratch()
+
+
+def _create_into(stream: "Stream", device: Any) -> None:
+    """Gives `stream`, which holds no handle yet, a new one from the C pool (Stream() where no kept handle is taken):
+    one C call, which reuses a released stream of the device whose work has completed when there is one
+    (docs/streams.md). The handle is asked for only when needed (``handle``), which saves a call per stream."""
+    out = _scratch.out
+    index = None if device is None else device_index(device, "cvcuda.Stream: device")
+    if index is None:
+        status = _create(out)
+    else:
+        status = _create_on_device(index, ffi.NULL, out)
+    if status:
+        raise error_from_status(lib, status)
+    # Released at the end by the base (keep or cvStreamRelease) rather than ffi.gc: a second cdata object per stream
+    # cost about a fifth of Stream().
+    _own(stream, out[0])
+    if index is not None:
+        stream._device = index
+    if kept_allowed() is None:
+        _current_device()
+        allow_kept(_device_count == 1)
 
 
 class _StreamMeta(type):
@@ -83,7 +209,7 @@ class _StreamMeta(type):
         return _default_stream()
 
 
-class Stream(metaclass=_StreamMeta):
+class Stream(_KeptBase, metaclass=_StreamMeta):
     """A CUDA stream on which cvcuda operators enqueue their work.
 
     ``Stream(device=None)`` creates a new **non-blocking** stream (``cudaStreamNonBlocking``) on ``device``: an int
@@ -115,56 +241,7 @@ class Stream(metaclass=_StreamMeta):
     asynchronous failure surfaces while a kept stream is checked.
     """
 
-    # _release: the handle __del__ releases (Stream() only, whose _cv is the plain handle); None where _cv is an
-    # ffi.gc handle that releases itself (adopted and default streams, made off the hot path). _handle, _owner and
-    # _device stay unset until known (read with getattr): Stream() stores only what it has.
-    __slots__ = ("_cv", "_release", "_handle", "_owner", "_device", "__weakref__")
-
-    def __init__(self, device: Any = None) -> None:
-        if device is None and _spare:
-            try:
-                cv = _spare_pop()
-            except IndexError:  # another thread took the last one
-                pass
-            else:
-                status = _peek(cv)
-                if status == _NOT_READY:  # not known idle: only CUDA can tell (the GIL released through this call)
-                    status = _reusable(cv)
-                if not status:  # CV_SUCCESS: this handle alone holds the stream, and nothing is pending
-                    self._cv = self._release = cv
-                    return
-                _stream_release(cv)  # held elsewhere or busy: the C pool decides from here
-                if status != _NOT_READY:
-                    raise error_from_status(lib, status)
-        # One C call, which reuses a released stream of the device whose work has completed when there is one
-        # (docs/streams.md). The handle is asked for only when needed (``handle``), which saves a call per stream.
-        stream = _scratch.out
-        index = None if device is None else device_index(device, "cvcuda.Stream: device")
-        if index is None:
-            status = _create(stream)
-        else:
-            status = _create_on_device(index, ffi.NULL, stream)
-        if status:
-            raise error_from_status(lib, status)
-        # Released by __del__ rather than ffi.gc: a second cdata object per stream cost about a fifth of Stream().
-        self._cv = self._release = stream[0]
-        if index is not None:
-            self._device = index
-        if _spare_allowed[0] is None:
-            _current_device()
-            _spare_allowed[0] = _device_count == 1
-
-    # Bound at definition: module globals go at exit.
-    def __del__(self, _stream_release=_stream_release, _spare=_spare, _allowed=_spare_allowed, _most=_SPARE_MAX) -> None:
-        try:
-            handle = self._release
-        except AttributeError:  # __init__ raised before the handle existed
-            return
-        if handle is not None:
-            if _allowed[0] and len(_spare) < _most:
-                _spare.append(handle)
-            else:
-                _stream_release(handle)
+    __slots__ = ("_handle", "_owner", "_device", "__weakref__")  # unset until known (read with getattr)
 
     def __copy__(self) -> "Stream":
         return self
@@ -251,6 +328,11 @@ class Stream(metaclass=_StreamMeta):
         return f"<cvcuda.Stream handle=0x{self.handle:x} device={self.device} ({kind})>"
 
 
+if _native is not None:  # Stream() is the C base's tp_new, whose signature inspect cannot read: the same as _KeptBase's
+    Stream.__signature__ = inspect.Signature(
+        [inspect.Parameter("device", inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None, annotation=Any)])
+
+
 def _cuda_handle(cv_stream) -> int:
     out = ffi.new("void **")
     status = lib.cvStreamGetHandle(cv_stream, out)
@@ -267,9 +349,8 @@ def _adopt(cuda_stream: int, owner: Any) -> Stream:
     status = lib.cvStreamWrap(pointer, out)
     if status:
         raise error_from_status(lib, status)
-    stream = Stream.__new__(Stream)
+    stream = _blank(Stream)
     stream._cv = ffi.gc(out[0], lib.cvStreamRelease)
-    stream._release = None
     stream._handle = _cuda_handle(stream._cv)
     stream._owner = owner  # keeps the producer's stream object (and so its cudaStream_t) alive
     stream._device = None
@@ -303,9 +384,8 @@ def default_of(device: int) -> Stream:
         status = lib.cvStreamWrapDefault(device, out)
         if status:
             raise error_from_status(lib, status)
-        stream = Stream.__new__(Stream)
+        stream = _blank(Stream)
         stream._cv = ffi.gc(out[0], lib.cvStreamRelease)
-        stream._release = None
         stream._handle = 0
         stream._owner = None
         stream._device = device
