@@ -64,7 +64,7 @@ def child_rows(stub):
         r(o[0])
 
     rows.append(("cvStreamCreate + cvStreamRelease, bound C calls", per_call(pair)))
-    rows.append(("cvcuda.Stream() (create, then release in __del__)", per_call(lambda S=Stream: S())))
+    rows.append(("cvcuda.Stream() (create, then release at its end)", per_call(lambda S=Stream: S())))
     handle = out[0]
     # Two calls of one signature whose stubs both do nothing: in API mode the first keeps the GIL (gen_ffi.GIL_KEPT),
     # the second releases and retakes it, as cffi does around every call; in ABI mode libffi releases it for both.
