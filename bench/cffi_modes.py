@@ -73,7 +73,7 @@ def child_rows(stub):
     # Stream()'s kept path over the stub: one kept handle, taken back (cvStreamPeekReusable answers 0) and kept again.
     notes.append(f"{_library.ffi_mode}: Stream()'s base is the "
                  f"{'C one (cvcuda._streambase)' if _stream._native is not None else 'Python one (_stream._KeptBase)'}")
-    saved = _stream.kept(), _stream.kept_allowed()
+    allowed = _stream.kept_allowed()
     _stream.release_kept()
     _stream.keep(handle)
     _stream.allow_kept(True)
@@ -85,9 +85,7 @@ def child_rows(stub):
         rows.append(("cvcuda.Stream() through the kept path, peek then query", per_call(lambda S=Stream: S())))
     finally:
         _stream.release_kept()
-        for kept in saved[0]:
-            _stream.keep(kept)
-        _stream.allow_kept(saved[1])
+        _stream.allow_kept(allowed)
     if _stream._native is not None:  # the variants below redefine the Python base's __init__ and __del__
         rows += [("Stream() variant: per-call ffi.new out-parameter", None),
                  ("cvStreamCreate + cvStreamRelease, ffi.dlopen of the stub", None),

@@ -7,13 +7,16 @@
  * yet in Python it cost about 0.15 us more than that call, spent in the interpreter's __init__ and __del__ frames
  * (bench/cffi_modes.py). Here Stream() is tp_new and the end is tp_dealloc, with no Python frame. Stream() on the
  * current device that finds nothing kept calls cvStreamCreate from here too; Stream(device) and the process's first
- * Stream() (which decides whether handles are kept) go to Python (bind()'s `make`).
+ * Stream() (which decides whether handles are kept) go to Python (bind()'s `make`). A subclass that defines __init__
+ * gets a blank object from tp_new and its handle from the base's __init__ (tp_init), which its __init__ calls, as
+ * with the Python base.
  *
  * The library's functions are bound by address at import (bind(), from _stream.py: ffi.addressof of the API-mode
  * module's lib), so this module links nothing and a test can bind fakes (cffi callbacks). Everything here runs with
- * the GIL held, which guards the store, except cvStreamQueryReusable and cvStreamRelease, which may call CUDA and run
- * with it released, as the API-mode cffi wrappers of those functions do (bindings/python/gen_ffi.py); so do
- * cvStreamCreate. */
+ * the GIL held, which guards the store, except cvStreamQueryReusable, cvStreamCreate and cvStreamRelease, which may
+ * call CUDA and run with it released, as the API-mode cffi wrappers of those functions do (bindings/python/gen_ffi.py).
+ * The store is the process's (one per process, as the library's pool): the module refuses to load in a
+ * subinterpreter, and its initialisation forgets what an earlier, finalised interpreter left. */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <structmember.h>
@@ -32,18 +35,20 @@ typedef struct {
 
 enum { kKeptCapacity = 8 }; /* the most bind()'s `most` may ask for */
 
-static struct {
+typedef struct {
     StreamQuestion peek, query;
     StreamRelease release;
     StreamCreate create;
     PyObject *wrap;        /* wrap(value): the cvStream cdata of a handle's value (ffi.cast) */
-    PyObject *make;        /* make(cls, device): Stream(device) in Python (_stream._new_stream), for the rest */
+    PyObject *make;        /* make(stream, device): gives `stream` a handle in Python (_stream._create_into) */
     PyObject *raise_error; /* raise_error(status): raises the exception of a cvStatus (never returns) */
     int most;              /* how many handles the store keeps */
     int allowed;           /* -1 not yet decided, 0 nothing is kept (several devices), 1 released handles are kept */
     int count;
     Kept kept[kKeptCapacity]; /* newest last */
-} store = {NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0, -1, 0, {{NULL, NULL}}};
+} Store;
+
+static Store store;
 
 typedef struct {
     PyObject_HEAD
@@ -54,31 +59,73 @@ typedef struct {
 
 static PyTypeObject StreamBaseType;
 
-/* Gives one handle back to the library, the GIL released; an exception being raised is kept across the call (a
- * bound fake is Python code). Takes over the reference to `cdata`. */
-static void release_handle(PyObject *cdata, cvStream handle) {
-    PyObject *type, *value, *traceback;
-    PyErr_Fetch(&type, &value, &traceback);
-    Py_BEGIN_ALLOW_THREADS
-    store.release(handle);
-    Py_END_ALLOW_THREADS
-    PyErr_Restore(type, value, traceback);
-    Py_DECREF(cdata);
+static PyObject *new_reference(PyObject *object) {
+    Py_INCREF(object);
+    return object;
 }
 
-static PyObject *raise_status(cvStatus status) {
+/* Gives one handle back to the library, the GIL released; an exception being raised is kept across the call (a
+ * bound fake is Python code). Takes over the reference to `cdata` (may be NULL). */
+static void release_handle(PyObject *cdata, cvStream handle) {
+    const StreamRelease release = store.release; /* read with the GIL held: bind() may change it */
+    if (release != NULL) {
+        PyObject *type, *value, *traceback;
+        PyErr_Fetch(&type, &value, &traceback);
+        Py_BEGIN_ALLOW_THREADS
+        release(handle);
+        Py_END_ALLOW_THREADS
+        PyErr_Restore(type, value, traceback);
+    }
+    Py_XDECREF(cdata);
+}
+
+static int raise_status(cvStatus status) {
     PyObject *result = PyObject_CallFunction(store.raise_error, "i", (int)status);
     Py_XDECREF(result);
     if (!PyErr_Occurred()) PyErr_Format(PyExc_SystemError, "cvcuda._streambase: status %d raised nothing", (int)status);
-    return NULL;
+    return -1;
 }
 
-/* Stream() on the current device through the C pool, as _stream._create_into does it for the other cases. */
-static PyObject *create_stream(PyTypeObject *type) {
+static void own(StreamBase *self, PyObject *cdata, cvStream handle) { /* takes over the reference to `cdata` */
+    Py_XSETREF(self->cv, new_reference(cdata));
+    self->release = cdata;
+    self->handle = handle;
+}
+
+/* Gives `self`, which holds no handle, one: a kept handle the library says may be handed out, else a new one from the
+ * C pool (cvStreamCreate here, or Python's make for another device and the first Stream()). 0, or -1 with an
+ * exception set. */
+static int setup(StreamBase *self, PyObject *device) {
+    if (store.make == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "cvcuda._streambase: bind() was not called");
+        return -1;
+    }
+    if (device == Py_None && store.allowed == 1 && store.count > 0) {
+        const Kept kept = store.kept[--store.count];
+        cvStatus status = store.peek(kept.handle);
+        if (status == CV_NOT_READY) { /* not known idle: only CUDA can tell */
+            const StreamQuestion query = store.query;
+            Py_BEGIN_ALLOW_THREADS
+            status = query(kept.handle);
+            Py_END_ALLOW_THREADS
+        }
+        if (status == CV_SUCCESS) {
+            own(self, kept.cdata, kept.handle);
+            return 0;
+        }
+        release_handle(kept.cdata, kept.handle); /* held elsewhere or busy: the C pool decides from here */
+        if (status != CV_NOT_READY) return raise_status(status);
+    }
+    if (device != Py_None || store.allowed < 0) { /* another device, or the first Stream(), which decides `allowed` */
+        PyObject *result = PyObject_CallFunctionObjArgs(store.make, (PyObject *)self, device, NULL);
+        Py_XDECREF(result);
+        return result == NULL ? -1 : 0;
+    }
     cvStream handle = NULL;
     cvStatus status;
+    const StreamCreate create = store.create;
     Py_BEGIN_ALLOW_THREADS
-    status = store.create(&handle);
+    status = create(&handle);
     Py_END_ALLOW_THREADS
     if (status != CV_SUCCESS) return raise_status(status);
     PyObject *cdata = NULL;
@@ -87,66 +134,46 @@ static PyObject *create_stream(PyTypeObject *type) {
         cdata = PyObject_CallOneArg(store.wrap, value);
         Py_DECREF(value);
     }
-    StreamBase *self = cdata == NULL ? NULL : (StreamBase *)type->tp_alloc(type, 0);
-    if (self == NULL) {
-        PyObject *type_, *error, *traceback;
-        PyErr_Fetch(&type_, &error, &traceback);
-        Py_BEGIN_ALLOW_THREADS
-        store.release(handle);
-        Py_END_ALLOW_THREADS
-        PyErr_Restore(type_, error, traceback);
-        Py_XDECREF(cdata);
+    if (cdata == NULL) {
+        release_handle(NULL, handle);
+        return -1;
+    }
+    own(self, cdata, handle);
+    return 0;
+}
+
+static int parse_device(PyObject *args, PyObject *kwargs, PyObject **device) {
+    static char *names[] = {"device", NULL};
+    *device = Py_None;
+    if (PyTuple_GET_SIZE(args) == 0 && (kwargs == NULL || PyDict_GET_SIZE(kwargs) == 0)) return 0;
+    return PyArg_ParseTupleAndKeywords(args, kwargs, "|O:Stream", names, device) ? 0 : -1;
+}
+
+static int stream_init(PyObject *object, PyObject *args, PyObject *kwargs);
+
+static PyObject *stream_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
+    StreamBase *self = (StreamBase *)type->tp_alloc(type, 0);
+    if (self == NULL || type->tp_init != stream_init) return (PyObject *)self; /* a subclass's __init__ calls ours */
+    PyObject *device;
+    if (parse_device(args, kwargs, &device) < 0 || setup(self, device) < 0) {
+        Py_DECREF(self);
         return NULL;
     }
-    Py_INCREF(cdata);
-    self->cv = cdata;
-    self->release = cdata;
-    self->handle = handle;
     return (PyObject *)self;
 }
 
-static PyObject *stream_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
-    static char *names[] = {"device", NULL};
-    PyObject *device = Py_None;
-    if ((PyTuple_GET_SIZE(args) != 0 || (kwargs != NULL && PyDict_GET_SIZE(kwargs) != 0)) &&
-        !PyArg_ParseTupleAndKeywords(args, kwargs, "|O:Stream", names, &device))
-        return NULL;
-    if (device == Py_None && store.allowed == 1 && store.count > 0) {
-        Kept kept = store.kept[--store.count];
-        cvStatus status = store.peek(kept.handle);
-        if (status == CV_NOT_READY) { /* not known idle: only CUDA can tell */
-            Py_BEGIN_ALLOW_THREADS
-            status = store.query(kept.handle);
-            Py_END_ALLOW_THREADS
-        }
-        if (status == CV_SUCCESS) {
-            StreamBase *self = (StreamBase *)type->tp_alloc(type, 0);
-            if (self == NULL) {
-                release_handle(kept.cdata, kept.handle);
-                return NULL;
-            }
-            Py_INCREF(kept.cdata);
-            self->cv = kept.cdata;
-            self->release = kept.cdata; /* the store's reference */
-            self->handle = kept.handle;
-            return (PyObject *)self;
-        }
-        release_handle(kept.cdata, kept.handle); /* held elsewhere or busy: the C pool decides from here */
-        if (status != CV_NOT_READY) return raise_status(status);
-    }
-    if (store.make == NULL) {
-        PyErr_SetString(PyExc_RuntimeError, "cvcuda._streambase: bind() was not called");
-        return NULL;
-    }
-    if (device != Py_None || store.allowed < 0) /* another device, or the first Stream(), which decides `allowed` */
-        return PyObject_CallFunctionObjArgs(store.make, (PyObject *)type, device, NULL);
-    return create_stream(type);
+static int stream_init(PyObject *object, PyObject *args, PyObject *kwargs) {
+    StreamBase *self = (StreamBase *)object;
+    if (self->cv != NULL) return 0; /* set up by tp_new (Stream()), or __init__ called again */
+    PyObject *device;
+    return parse_device(args, kwargs, &device) < 0 ? -1 : setup(self, device);
 }
 
 static void stream_dealloc(PyObject *object) {
     StreamBase *self = (StreamBase *)object;
+    PyObject_GC_UnTrack(object);
     if (self->release != NULL) {
-        if (store.allowed == 1 && store.count < store.most) {
+        if (store.allowed == 1 && store.count < store.most && store.release != NULL) {
             store.kept[store.count].cdata = self->release;
             store.kept[store.count].handle = self->handle;
             store.count++;
@@ -159,29 +186,43 @@ static void stream_dealloc(PyObject *object) {
     Py_TYPE(object)->tp_free(object);
 }
 
-static PyObject *stream_own(StreamBase *self, PyObject *args) {
+static int stream_traverse(PyObject *object, visitproc visit, void *arg) {
+    StreamBase *self = (StreamBase *)object;
+    Py_VISIT(self->cv);
+    Py_VISIT(self->release);
+    return 0;
+}
+
+static int stream_clear(PyObject *object) { /* `release` stays: the handle goes at the end, as always */
+    Py_CLEAR(((StreamBase *)object)->cv);
+    return 0;
+}
+
+static PyObject *stream_own(PyObject *object, PyObject *args) {
+    StreamBase *self = (StreamBase *)object;
     PyObject *cdata;
     unsigned long long value;
     if (!PyArg_ParseTuple(args, "OK:_own", &cdata, &value)) return NULL;
+    if (store.release == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "cvcuda._streambase: bind() was not called");
+        return NULL;
+    }
     if (self->release != NULL) {
         PyErr_SetString(PyExc_RuntimeError, "cvcuda._streambase: _own() on a stream that owns a handle already");
         return NULL;
     }
-    Py_INCREF(cdata);
-    Py_INCREF(cdata);
-    Py_XSETREF(self->cv, cdata);
-    self->release = cdata;
-    self->handle = (cvStream)(uintptr_t)value;
+    own(self, new_reference(cdata), (cvStream)(uintptr_t)value);
     Py_RETURN_NONE;
 }
 
-static PyObject *stream_get_release(StreamBase *self, void *closure) {
+static PyObject *stream_get_release(PyObject *object, void *closure) {
     (void)closure;
-    return Py_NewRef(self->release != NULL ? self->release : Py_None);
+    PyObject *release = ((StreamBase *)object)->release;
+    return new_reference(release != NULL ? release : Py_None);
 }
 
 static PyMethodDef stream_methods[] = {
-    {"_own", (PyCFunction)stream_own, METH_VARARGS,
+    {"_own", stream_own, METH_VARARGS,
      "_own(cdata, value): this Stream() owns the handle `cdata` (a cvStream of value `value`), released or kept at "
      "its end."},
     {NULL, NULL, 0, NULL},
@@ -193,7 +234,7 @@ static PyMemberDef stream_members[] = {
 };
 
 static PyGetSetDef stream_getset[] = {
-    {"_release", (getter)stream_get_release, NULL,
+    {"_release", stream_get_release, NULL,
      "The cvStream cdata released or kept at the end (Stream() only), else None.", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
@@ -203,11 +244,16 @@ static PyTypeObject StreamBaseType = {
     .tp_name = "cvcuda._streambase.StreamBase",
     .tp_basicsize = sizeof(StreamBase),
     .tp_dealloc = stream_dealloc,
-    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
-    .tp_doc = "The base of cvcuda.Stream in API mode: Stream() and the end of a Stream (see cvcuda.Stream).",
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC,
+    /* The first line is the signature inspect.signature(cvcuda.Stream) reads (its __text_signature__). */
+    .tp_doc = "StreamBase(device=None)\n--\n\n"
+              "The base of cvcuda.Stream in API mode: Stream() and the end of a Stream (see cvcuda.Stream).",
+    .tp_traverse = stream_traverse,
+    .tp_clear = stream_clear,
     .tp_methods = stream_methods,
     .tp_members = stream_members,
     .tp_getset = stream_getset,
+    .tp_init = stream_init,
     .tp_new = stream_new,
 };
 
@@ -251,12 +297,9 @@ static PyObject *module_bind(PyObject *module, PyObject *args, PyObject *kwargs)
     store.query = (StreamQuestion)addresses[1];
     store.release = (StreamRelease)addresses[2];
     store.create = (StreamCreate)addresses[3];
-    Py_INCREF(wrap);
-    Py_XSETREF(store.wrap, wrap);
-    Py_INCREF(make);
-    Py_XSETREF(store.make, make);
-    Py_INCREF(raise_error);
-    Py_XSETREF(store.raise_error, raise_error);
+    Py_XSETREF(store.wrap, new_reference(wrap));
+    Py_XSETREF(store.make, new_reference(make));
+    Py_XSETREF(store.raise_error, new_reference(raise_error));
     store.most = most;
     Py_RETURN_NONE;
 }
@@ -275,7 +318,7 @@ static PyObject *module_kept(PyObject *module, PyObject *unused) {
     (void)unused;
     PyObject *list = PyList_New(store.count);
     if (list == NULL) return NULL;
-    for (int i = 0; i < store.count; i++) PyList_SET_ITEM(list, i, Py_NewRef(store.kept[i].cdata));
+    for (int i = 0; i < store.count; i++) PyList_SET_ITEM(list, i, new_reference(store.kept[i].cdata));
     return list;
 }
 
@@ -288,7 +331,7 @@ static PyObject *module_keep(PyObject *module, PyObject *args) {
         PyErr_Format(PyExc_RuntimeError, "cvcuda._streambase.keep: the store keeps %d handles already", store.count);
         return NULL;
     }
-    store.kept[store.count].cdata = Py_NewRef(cdata);
+    store.kept[store.count].cdata = new_reference(cdata);
     store.kept[store.count].handle = (cvStream)(uintptr_t)value;
     store.count++;
     Py_RETURN_NONE;
@@ -298,7 +341,7 @@ static PyObject *module_release_kept(PyObject *module, PyObject *unused) {
     (void)module;
     (void)unused;
     while (store.count > 0) { /* one at a time: a bound fake may run Python code that changes the store */
-        Kept kept = store.kept[--store.count];
+        const Kept kept = store.kept[--store.count];
         release_handle(kept.cdata, kept.handle);
     }
     Py_RETURN_NONE;
@@ -307,7 +350,7 @@ static PyObject *module_release_kept(PyObject *module, PyObject *unused) {
 static PyObject *module_allowed(PyObject *module, PyObject *unused) {
     (void)module;
     (void)unused;
-    return Py_NewRef(store.allowed < 0 ? Py_None : store.allowed ? Py_True : Py_False);
+    return new_reference(store.allowed < 0 ? Py_None : store.allowed ? Py_True : Py_False);
 }
 
 static PyObject *module_allow(PyObject *module, PyObject *value) {
@@ -342,6 +385,14 @@ static struct PyModuleDef module_def = {
 };
 
 PyMODINIT_FUNC PyInit__streambase(void) {
+    if (PyInterpreterState_Get() != PyInterpreterState_Main()) {
+        PyErr_SetString(PyExc_ImportError, "cvcuda._streambase: the kept store is the process's; it loads in the main "
+                                           "interpreter only (CVCUDA_C_FFI=abi uses the Python base)");
+        return NULL;
+    }
+    /* Forget what an earlier interpreter of this process left (its objects are gone with it). */
+    const Store empty = {NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0, -1, 0, {{NULL, NULL}}};
+    store = empty;
     if (PyType_Ready(&StreamBaseType) < 0) return NULL;
     PyObject *module = PyModule_Create(&module_def);
     if (module == NULL) return NULL;

@@ -75,6 +75,11 @@ def pool(monkeypatch):
         callbacks = (ffi.callback("cvStatus(cvStream)", fake.peek), ffi.callback("cvStatus(cvStream)", fake.reusable),
                      ffi.callback("void(cvStream)", fake.release), ffi.callback("cvStatus(cvStream *)", fake.create))
         _stream.bind_native(*callbacks)
+
+        def python_create(out):  # Stream() on the current device, the store's use decided: cvStreamCreate from C
+            raise AssertionError("the C base called cvStreamCreate through Python")
+
+        monkeypatch.setattr(_stream, "_create", python_create)
     allowed = _stream.kept_allowed()
     _stream.allow_kept(True)
     yield fake
@@ -212,24 +217,52 @@ def test_a_failed_create_raises_and_leaves_nothing(pool, status, raises):
     assert pool.created == [] and pool.released == [] and _stream.kept() == []
 
 
-def test_a_stream_released_while_an_exception_propagates_keeps_it(pool):
-    """The end of a Stream whose frame an exception unwinds releases the handle (nothing kept here) and the exception
-    reaches the caller unchanged: the release (a Python fake here) runs with the exception set aside."""
+def test_a_stream_ending_while_an_exception_propagates_is_released_and_the_exception_kept(pool):
+    """A Stream dropped while an exception unwinds the frame that holds it (here an operand on the evaluation stack)
+    ends with that exception set: its release (a Python fake here) runs with the exception set aside, and the
+    exception reaches the caller unchanged (nothing kept here)."""
     _stream.allow_kept(False)  # the pool fixture restores it
+    with pytest.raises(ZeroDivisionError):
+        (cvcuda.Stream(), 1 / 0)
+    assert pool.released == pool.created and len(pool.created) == 1
 
-    def fail():
-        stream = cvcuda.Stream()
-        pool.seen = stream._cv
-        raise KeyError("the caller's")
 
-    with pytest.raises(KeyError, match="the caller's"):
-        fail()
-    assert pool.released == [pool.seen]
+class Named(cvcuda.Stream):
+    """A subclass with an __init__ of its own, which calls Stream's."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, device=None, name="x"):
+        super().__init__(device)
+        self.name = name
+
+
+class Plain(cvcuda.Stream):
+    __slots__ = ()
+
+
+@pytest.mark.parametrize("make, name", [
+    (lambda: Named(), "x"),
+    (lambda: Named(name="y"), "y"),
+    (lambda: Named(None, "z"), "z"),
+    (lambda: Plain(), None),
+    (lambda: Plain(device=None), None),
+])
+def test_subclasses_get_a_handle_through_stream_init(pool, make, name):
+    stream = make()
+    assert stream._cv == pool.created[-1] and len(pool.created) == 1
+    assert getattr(stream, "name", None) == name
+    handle = stream._cv
+    del stream
+    assert _stream.kept() == [handle]
+    again = make()  # the kept handle, taken back by the subclass too
+    assert again._cv == handle and len(pool.created) == 1
 
 
 def test_stream_has_the_python_signature_and_weak_references(pool):
-    assert str(inspect.signature(cvcuda.Stream)).startswith("(device")
     assert list(inspect.signature(cvcuda.Stream).parameters) == ["device"]
+    assert inspect.signature(cvcuda.Stream).parameters["device"].default is None
+    assert list(inspect.signature(Named).parameters) == ["device", "name"]
     stream = cvcuda.Stream()
     ref = weakref.ref(stream)
     assert ref() is stream

@@ -3,7 +3,6 @@
 import collections
 import ctypes
 import functools
-import inspect
 import threading
 from typing import Any, Dict, Optional, Union
 
@@ -123,12 +122,6 @@ else:
     def _raise_status(status: int) -> None:
         raise error_from_status(lib, status)
 
-    def _new_stream(cls, device):
-        """Stream(device) where no kept handle is taken (the C base's fallback)."""
-        stream = _native.blank(cls)
-        _create_into(stream, device)
-        return stream
-
     def bind_native(peek=None, query=None, release=None, create=None) -> None:
         """Binds the C base to cvStreamPeekReusable, cvStreamQueryReusable, cvStreamRelease and cvStreamCreate, or to
         fakes of them (cffi function pointers, kept alive by the caller while bound: the tests')."""
@@ -136,10 +129,9 @@ else:
                      query=_address(query or ffi.addressof(lib, "cvStreamQueryReusable")),
                      release=_address(release or ffi.addressof(lib, "cvStreamRelease")),
                      create=_address(create or ffi.addressof(lib, "cvStreamCreate")),
-                     wrap=functools.partial(_cast, "cvStream"), make=_new_stream, raise_error=_raise_status,
+                     wrap=functools.partial(_cast, "cvStream"), make=_create_into, raise_error=_raise_status,
                      most=_SPARE_MAX)
 
-    bind_native()
     kept = _native.kept
     kept_allowed = _native.allowed
     allow_kept = _native.allow
@@ -186,6 +178,10 @@ def _create_into(stream: "Stream", device: Any) -> None:
     if kept_allowed() is None:
         _current_device()
         allow_kept(_device_count == 1)
+
+
+if _native is not None:
+    bind_native()
 
 
 class _StreamMeta(type):
@@ -326,11 +322,6 @@ class Stream(_KeptBase, metaclass=_StreamMeta):
     def __repr__(self) -> str:
         kind = "adopted" if getattr(self, "_owner", None) is not None or self.handle == 0 else "owned"
         return f"<cvcuda.Stream handle=0x{self.handle:x} device={self.device} ({kind})>"
-
-
-if _native is not None:  # Stream() is the C base's tp_new, whose signature inspect cannot read: the same as _KeptBase's
-    Stream.__signature__ = inspect.Signature(
-        [inspect.Parameter("device", inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None, annotation=Any)])
 
 
 def _cuda_handle(cv_stream) -> int:
