@@ -8,6 +8,7 @@
 // copied; the source bytes read: the 2 source rows of every crop row, whole, an upper bound of the sectors the taps
 // touch). mismatches: output values whose bits differ from the pair path's (both poisoned differently first); any
 // mismatch, in a timed case or in the untimed odd shapes after them, exits 1.
+#include "fused_case.cuh"
 #include "probe_timing.cuh"
 #include "resize.hpp"
 #include "resize_fused_staged.cuh"
@@ -24,43 +25,13 @@
 #include <vector>
 
 using namespace cvk;
+using fusedprobe::Case;
+using fusedprobe::paramsOf;
 
 namespace {
 
 constexpr int kSets = 4;
 
-struct Case {
-    const char *name;
-    int64_t n, h, w, c;       // source
-    int32_t resize, crop, at; // square resize, square crop at (at, at)
-    bool srcCast, halfOut, normalize, nchw;
-    int32_t cropW = 0, cropH = 0, atX = -1; // untimed odd shapes: a non-square crop
-    int64_t rowPad = 0;                     // bytes after each source row
-};
-
-FusedParams paramsOf(const Case &c, const uint8_t *src, char *dst) {
-    const int64_t elem = c.halfOut ? 2 : 4, cw = c.cropW ? c.cropW : c.crop, ch = c.cropH ? c.cropH : c.crop;
-    const int64_t row = c.w * c.c + c.rowPad;
-    FusedParams p{};
-    p.src = View4{const_cast<char *>(reinterpret_cast<const char *>(src)), {c.n, c.h, c.w, c.c}, {c.h * row, row, c.c, 1}};
-    if (c.nchw)
-        p.dst = View4{dst, {c.n, ch, cw, c.c}, {c.c * ch * cw * elem, cw * elem, elem, ch * cw * elem}};
-    else
-        p.dst = View4{dst, {c.n, ch, cw, c.c}, {ch * cw * c.c * elem, cw * c.c * elem, c.c * elem, elem}};
-    p.resizeH = p.resizeW = c.resize;
-    p.cropX = c.atX >= 0 ? c.atX : c.at;
-    p.cropY = c.at;
-    p.interp = resize::kLinear;
-    p.torchMode = -1;
-    p.srcCast = c.srcCast;
-    p.reverseChannels = false;
-    p.halfOut = c.halfOut;
-    p.scale = 1.f / 255;
-    p.offset = 0.f;
-    const float mean[4] = {0.485f, 0.456f, 0.406f, 0.5f}, stddev[4] = {0.229f, 0.224f, 0.225f, 0.25f};
-    for (int k = 0; k < 4; ++k) p.mean[k] = c.normalize ? mean[k] : 0.f, p.stddev[k] = c.normalize ? stddev[k] : 1.f;
-    return p;
-}
 
 
 // ---- Floor rows (diagnostic, no output check): the staged path's loads and stores without its arithmetic, one crop
