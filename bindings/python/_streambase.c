@@ -86,7 +86,13 @@ static int raise_status(cvStatus status) {
     return -1;
 }
 
-static void own(StreamBase *self, PyObject *cdata, cvStream handle) { /* takes over the reference to `cdata` */
+/* Takes over the reference to `cdata`. A stream that owns a handle already keeps it and the new one goes back (an
+ * __init__ of the same object that ran while this one's create had the GIL released). */
+static void own(StreamBase *self, PyObject *cdata, cvStream handle) {
+    if (self->release != NULL) {
+        release_handle(cdata, handle);
+        return;
+    }
     Py_XSETREF(self->cv, new_reference(cdata));
     self->release = cdata;
     self->handle = handle;
@@ -164,9 +170,10 @@ static PyObject *stream_new(PyTypeObject *type, PyObject *args, PyObject *kwargs
 
 static int stream_init(PyObject *object, PyObject *args, PyObject *kwargs) {
     StreamBase *self = (StreamBase *)object;
-    if (self->cv != NULL) return 0; /* set up by tp_new (Stream()), or __init__ called again */
     PyObject *device;
-    return parse_device(args, kwargs, &device) < 0 ? -1 : setup(self, device);
+    if (parse_device(args, kwargs, &device) < 0) return -1;
+    if (self->cv != NULL || self->release != NULL) return 0; /* set up by tp_new (Stream()), or __init__ again */
+    return setup(self, device);
 }
 
 static void stream_dealloc(PyObject *object) {
@@ -257,6 +264,13 @@ static PyTypeObject StreamBaseType = {
     .tp_new = stream_new,
 };
 
+static int main_interpreter(void) {
+    if (PyInterpreterState_Get() == PyInterpreterState_Main()) return 1;
+    PyErr_SetString(PyExc_ImportError, "cvcuda._streambase: the kept store is the process's; it is used from the main "
+                                       "interpreter only (CVCUDA_C_FFI=abi uses the Python base)");
+    return 0;
+}
+
 static int address(PyObject *value, const char *name, uintptr_t *out) {
     unsigned long long bits = PyLong_AsUnsignedLongLong(value);
     if (bits == (unsigned long long)-1 && PyErr_Occurred()) return -1;
@@ -277,6 +291,7 @@ static PyObject *module_bind(PyObject *module, PyObject *args, PyObject *kwargs)
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOOOOOOi:bind", names, &peek, &query, &release, &create, &wrap,
                                      &make, &raise_error, &most))
         return NULL;
+    if (!main_interpreter()) return NULL; /* a subinterpreter may share this module's state without its PyInit */
     if (address(peek, "peek", &addresses[0]) || address(query, "query", &addresses[1]) ||
         address(release, "release", &addresses[2]) || address(create, "create", &addresses[3]))
         return NULL;
@@ -385,11 +400,7 @@ static struct PyModuleDef module_def = {
 };
 
 PyMODINIT_FUNC PyInit__streambase(void) {
-    if (PyInterpreterState_Get() != PyInterpreterState_Main()) {
-        PyErr_SetString(PyExc_ImportError, "cvcuda._streambase: the kept store is the process's; it loads in the main "
-                                           "interpreter only (CVCUDA_C_FFI=abi uses the Python base)");
-        return NULL;
-    }
+    if (!main_interpreter()) return NULL;
     /* Forget what an earlier interpreter of this process left (its objects are gone with it). */
     const Store empty = {NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0, -1, 0, {{NULL, NULL}}};
     store = empty;

@@ -5,6 +5,7 @@ runs, what a refusal or an error does, the bound, threads). They run against the
 tests/python/test_stream_api.py and tests/engine/test_stream_pool.cpp test the C library's answers on a GPU."""
 
 import copy
+import gc
 import inspect
 import sys
 import threading
@@ -17,6 +18,10 @@ from cvcuda import _stream
 from cvcuda._errors import CudaError
 from cvcuda._ffi import ffi
 from cvcuda._library import lib
+
+
+native = pytest.mark.skipif(_stream._native is None, reason="Stream()'s C base is used in API mode only (this run: "
+                            "the Python base, which has none of these entry points)")
 
 
 class FakePool:
@@ -259,6 +264,25 @@ def test_subclasses_get_a_handle_through_stream_init(pool, make, name):
     assert again._cv == handle and len(pool.created) == 1
 
 
+def test_a_stream_in_a_reference_cycle_is_collected_and_its_handle_kept(pool):
+    stream = cvcuda.Stream()
+    handle = stream._cv
+    stream._cv = stream  # a cycle through the handle's attribute
+    del stream
+    gc.collect()
+    assert _stream.kept() == [handle] and pool.released == []
+
+
+@native  # the Python base's __init__ makes a second handle and loses the first (its hot path checks nothing)
+def test_init_again_keeps_the_handle_and_checks_its_arguments(pool):
+    stream = cvcuda.Stream()
+    handle = stream._cv
+    stream.__init__()
+    assert stream._cv == handle and len(pool.created) == 1 and pool.released == []
+    with pytest.raises(TypeError):
+        stream.__init__(1, 2, 3)
+
+
 def test_stream_has_the_python_signature_and_weak_references(pool):
     assert list(inspect.signature(cvcuda.Stream).parameters) == ["device"]
     assert inspect.signature(cvcuda.Stream).parameters["device"].default is None
@@ -268,10 +292,6 @@ def test_stream_has_the_python_signature_and_weak_references(pool):
     assert ref() is stream
     del stream
     assert ref() is None
-
-
-native = pytest.mark.skipif(_stream._native is None, reason="Stream()'s C base is used in API mode only (this run: "
-                            "the Python base, which has none of these entry points)")
 
 
 @native
