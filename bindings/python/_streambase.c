@@ -5,11 +5,10 @@
  *
  * Why C: a Stream() that takes a kept handle back is one C call of the library (cvStreamPeekReusable, about 40 ns),
  * yet in Python it cost about 0.15 us more than that call, spent in the interpreter's __init__ and __del__ frames
- * (bench/cffi_modes.py). Here Stream() is tp_new and the end is tp_dealloc, with no Python frame. Stream() on the
- * current device that finds nothing kept calls cvStreamCreate from here too; Stream(device) and the process's first
- * Stream() (which decides whether handles are kept) go to Python (bind()'s `make`). A subclass that defines __init__
- * gets a blank object from tp_new and its handle from the base's __init__ (tp_init), which its __init__ calls, as
- * with the Python base.
+ * (bench/cffi_modes.py). Here Stream() is tp_init (tp_new only allocates, so a subclass's __init__ calls it as it
+ * calls the Python base's) and the end is tp_dealloc, with no Python frame. Stream() on the current device that finds
+ * nothing kept calls cvStreamCreate from here too; Stream(device) and the process's first Stream() (which decides
+ * whether handles are kept) go to Python (bind()'s `make`).
  *
  * The library's functions are bound by address at import (bind(), from _stream.py: ffi.addressof of the API-mode
  * module's lib), so this module links nothing and a test can bind fakes (cffi callbacks). Everything here runs with
@@ -155,24 +154,12 @@ static int parse_device(PyObject *args, PyObject *kwargs, PyObject **device) {
     return PyArg_ParseTupleAndKeywords(args, kwargs, "|O:Stream", names, device) ? 0 : -1;
 }
 
-static int stream_init(PyObject *object, PyObject *args, PyObject *kwargs);
-
-static PyObject *stream_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
-    StreamBase *self = (StreamBase *)type->tp_alloc(type, 0);
-    if (self == NULL || type->tp_init != stream_init) return (PyObject *)self; /* a subclass's __init__ calls ours */
-    PyObject *device;
-    if (parse_device(args, kwargs, &device) < 0 || setup(self, device) < 0) {
-        Py_DECREF(self);
-        return NULL;
-    }
-    return (PyObject *)self;
-}
-
+/* Stream(), after tp_new (PyType_GenericNew) allocated the object: a subclass's __init__ calls this one as well. */
 static int stream_init(PyObject *object, PyObject *args, PyObject *kwargs) {
     StreamBase *self = (StreamBase *)object;
     PyObject *device;
     if (parse_device(args, kwargs, &device) < 0) return -1;
-    if (self->cv != NULL || self->release != NULL) return 0; /* set up by tp_new (Stream()), or __init__ again */
+    if (self->cv != NULL || self->release != NULL) return 0; /* __init__ again: the stream keeps its handle */
     return setup(self, device);
 }
 
@@ -261,7 +248,7 @@ static PyTypeObject StreamBaseType = {
     .tp_members = stream_members,
     .tp_getset = stream_getset,
     .tp_init = stream_init,
-    .tp_new = stream_new,
+    .tp_new = PyType_GenericNew,
 };
 
 static int main_interpreter(void) {

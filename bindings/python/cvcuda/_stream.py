@@ -36,7 +36,7 @@ _cast = ffi.cast
 # until those hold (docs/streams.md). A kept handle counts as live in cvcuda.stats() until sync_and_collect() releases
 # it.
 # Two implementations of these rules, one per process: in API mode, Stream's base class in C (_streambase.c beside
-# this package's sources: Stream() is its tp_new and a Stream's end its tp_dealloc, with no Python frame: the kept
+# this package's sources: Stream() is its tp_init and a Stream's end its tp_dealloc, with no Python frame: the kept
 # path 0.059 against 0.226 us over bench/cffi_modes.py's stub, docs/perf.md); elsewhere _KeptBase below. The tests run the same rows against whichever
 # the process has (tests/python/test_stream_kept.py; CI runs the suite in both modes).
 # The store's functions, the same in both: kept() (the handles, oldest first), keep(handle), kept_allowed() (None
