@@ -245,12 +245,8 @@ int64_t mismatchesOf(const std::function<void(const FusedParams &, cudaStream_t)
     CK(launchResizeFusedPairs(r, st));
     run(q, st);
     CK(cudaStreamSynchronize(st));
-    std::vector<unsigned char> ref(bytes), got(bytes);
-    CK(cudaMemcpy(ref.data(), dstRef, bytes, cudaMemcpyDeviceToHost));
-    CK(cudaMemcpy(got.data(), dstVar, bytes, cudaMemcpyDeviceToHost));
-    int64_t bad = 0;
-    for (size_t i = 0; i < bytes; i += size_t(elem)) bad += std::memcmp(&ref[i], &got[i], size_t(elem)) != 0;
-    return bad;
+    std::vector<unsigned char> ref;
+    return fusedprobe::differingValues(dstRef, dstVar, bytes, elem, ref);
 }
 
 // A PDL variant's chain: 9 launches back to back into one output, sources alternating, the last from `last`; its
@@ -265,12 +261,8 @@ int64_t chainMismatches(const Variant &v, const FusedParams &first, const FusedP
     CK(cudaMemsetAsync(dstVar, 0x22, bytes, st));
     for (int i = 0; i < 9; ++i) v.run(i % 2 == 0 ? b : a, st);
     CK(cudaStreamSynchronize(st));
-    std::vector<unsigned char> ref(bytes), got(bytes);
-    CK(cudaMemcpy(ref.data(), dstRef, bytes, cudaMemcpyDeviceToHost));
-    CK(cudaMemcpy(got.data(), dstVar, bytes, cudaMemcpyDeviceToHost));
-    int64_t bad = 0;
-    for (size_t i = 0; i < bytes; i += size_t(elem)) bad += std::memcmp(&ref[i], &got[i], size_t(elem)) != 0;
-    return bad;
+    std::vector<unsigned char> ref;
+    return fusedprobe::differingValues(dstRef, dstVar, bytes, elem, ref);
 }
 
 // The DRAM bytes the chain must move: each crop row's two source rows over the 64-byte chunks its taps touch (Nsight

@@ -3,9 +3,12 @@
 // mean/std or none), over packed NHWC uint8 sources with optional row padding.
 #pragma once
 
+#include "probe_timing.cuh"
 #include "resize.hpp"
 
 #include <cstdint>
+#include <cstring>
+#include <vector>
 
 namespace fusedprobe {
 
@@ -44,6 +47,19 @@ inline FusedParams paramsOf(const Case &c, const uint8_t *src, char *dst) {
     const float mean[4] = {0.485f, 0.456f, 0.406f, 0.5f}, stddev[4] = {0.229f, 0.224f, 0.225f, 0.25f};
     for (int k = 0; k < 4; ++k) p.mean[k] = c.normalize ? mean[k] : 0.f, p.stddev[k] = c.normalize ? stddev[k] : 1.f;
     return p;
+}
+
+// Output values (`elem` bytes each) whose bits differ between the device buffers `dstRef` and `dstVar` of `bytes`
+// bytes (after the caller's work on them completed); `ref` receives dstRef's bytes.
+inline int64_t differingValues(const char *dstRef, const char *dstVar, size_t bytes, int64_t elem,
+                               std::vector<unsigned char> &ref) {
+    std::vector<unsigned char> got(bytes);
+    ref.resize(bytes);
+    CK(cudaMemcpy(ref.data(), dstRef, bytes, cudaMemcpyDeviceToHost));
+    CK(cudaMemcpy(got.data(), dstVar, bytes, cudaMemcpyDeviceToHost));
+    int64_t bad = 0;
+    for (size_t i = 0; i < bytes; i += size_t(elem)) bad += std::memcmp(&ref[i], &got[i], size_t(elem)) != 0;
+    return bad;
 }
 
 } // namespace fusedprobe

@@ -318,13 +318,7 @@ int64_t mismatchesOf(const Variant &v, const FusedParams &p, size_t dstBytes, in
     CK(launchResizeFusedPairs(r, st));
     v.run(q, st);
     CK(cudaStreamSynchronize(st));
-    std::vector<unsigned char> got(dstBytes);
-    ref.resize(dstBytes);
-    CK(cudaMemcpy(ref.data(), dstRef, dstBytes, cudaMemcpyDeviceToHost));
-    CK(cudaMemcpy(got.data(), dstVar, dstBytes, cudaMemcpyDeviceToHost));
-    int64_t bad = 0;
-    for (size_t i = 0; i < dstBytes; i += size_t(elem)) bad += std::memcmp(&ref[i], &got[i], size_t(elem)) != 0;
-    return bad;
+    return fusedprobe::differingValues(dstRef, dstVar, dstBytes, elem, ref);
 }
 
 } // namespace
