@@ -22,7 +22,7 @@ using namespace resize;
 //
 // The aligned variants (4 on) stage whole 16-byte chunks at offsets fixed per strip (cubicIssueAligned: a few
 // instructions per chunk where cubicIssue spends about a hundred on a row's addressing, partial chunks and shift
-// word), sum the taps with two dp2a (dot2x2) instead of two dp4a and a multiply-add, and are built for more
+// word), sum the taps with two dp2a (pairDot) instead of two dp4a and a multiply-add, and are built for more
 // resident threads (`blocks` per SM: 3 x 320 threads at 2 pixels keep 64 registers, no spills) so that the
 // barrier of one block is hidden by the others. They take sources of 16-byte aligned rows of whole chunks
 // (cubicAligned); planResizeCubic gives other shapes kCubicGeneralVariant.

@@ -25,7 +25,7 @@
 //
 // The aligned variants (resize_cubic.cu) take sources whose rows are 16-byte aligned and whole 16-byte chunks long:
 // they stage whole chunks at offsets fixed per strip (cubicIssueAligned), find byte b0 at the same slot offset in
-// every row (no shift word), and sum the taps with dp2a on 16-bit weight pairs (dot2x2).
+// every row (no shift word), and sum the taps with dp2a on 16-bit weight pairs (pairDot).
 //
 // Each phase is a __host__ __device__ function over a thread index, so the CPU tests run whole blocks against
 // samplePixel (the copies done at once, every item filtered only after the next items' copies are issued).
@@ -263,23 +263,6 @@ CVK_CUBIC_HD int32_t dot4(uint32_t bytes, uint32_t weights) {
 #endif
 }
 
-// The same sum with the weights as signed 16-bit pairs (w01: taps 0 and 1, w23: taps 2 and 3): two dp2a instead of
-// two dp4a and a multiply-add, exact as well (|w| <= 2048 fits 16 bits).
-CVK_CUBIC_HD int32_t dot2x2(uint32_t bytes, uint32_t w01, uint32_t w23) {
-#ifdef __CUDA_ARCH__
-    int32_t d;
-    asm("{\n\t.reg .s32 t;\n\tdp2a.lo.s32.u32 t, %1, %3, 0;\n\tdp2a.hi.s32.u32 %0, %2, %3, t;\n\t}" : "=r"(d) : "r"(w01), "r"(w23), "r"(bytes));
-    return d;
-#else
-    int32_t d = 0;
-    for (int k = 0; k < 4; ++k) {
-        const uint32_t pair = k < 2 ? w01 : w23;
-        d += int32_t((bytes >> (8 * k)) & 0xffu) * int32_t(int16_t(uint16_t(pair >> (16 * (k & 1)))));
-    }
-    return d;
-#endif
-}
-
 // fixedToU8 of acc + 2^21 (the bias already added): min(max(acc >> 22, 0), 255).
 CVK_CUBIC_HD uint32_t cubicRound(int32_t biased) {
     const int32_t v = biased >> (2 * kCoefBits);
@@ -292,7 +275,7 @@ CVK_CUBIC_HD uint32_t cubicRound(int32_t biased) {
 
 // A thread's P destination pixels of the strip (pixel j: column 32 P warp + 32 j + lane) and, for the last
 // kCubicWindow items, their horizontal sums. The column constants are computed once per block. Pairs: the weights
-// as 16-bit pairs for dot2x2 (the aligned variants), else as bytes for dot4.
+// as 16-bit pairs for pairDot (the aligned variants), else as bytes for dot4.
 template <int CT, int P, bool Pairs = false> struct CubicThread {
     int32_t col0, w;       // pixel j: strip column col0 + 32 j, stored when below w (else computed as column w - 1)
     int32_t q[P];          // the slot word holding tap 0's channel 0, before the item's shift / 4
@@ -332,7 +315,7 @@ template <int CT, int P, bool Pairs = false> struct CubicThread {
     }
 
     CVK_CUBIC_HD int32_t dot(uint32_t taps, int j) const {
-        if constexpr (Pairs) return dot2x2(taps, lo[j], hi[j]);
+        if constexpr (Pairs) return pairDot(taps, lo[j], hi[j], 0); // exact as well: |w| <= 2048 fits 16 bits
         else return dot4(taps, hi[j]) * 256 + dot4(taps, lo[j]);
     }
 

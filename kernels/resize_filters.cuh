@@ -19,6 +19,7 @@
 
 #include <cuda_fp16.h>
 #include <cstdint>
+#include <type_traits>
 
 namespace cvk::resize {
 
@@ -241,8 +242,14 @@ CVK_HD float roundEven(float v) {
 // saturate_cast<T>(float) as OpenCV: round half to even, clamp to T's range (NaN becomes 0 for integers).
 template <class T> CVK_HD T saturateFloat(float v);
 template <> CVK_HD uint8_t saturateFloat<uint8_t>(float v) {
+#ifdef __CUDA_ARCH__
+    // cvt.rni.u32.f32: round half to even, clamped to [0, 2^32 - 1], NaN to 0 (PTX's float-to-integer cvt), then the
+    // clamp to 255: the host's values below, in two instructions instead of a rounding, a conversion and branches.
+    return static_cast<uint8_t>(min(__float2uint_rn(v), 255u));
+#else
     const float r = roundEven(v);
     return r >= 255.f ? 255 : (r > 0.f ? static_cast<uint8_t>(r) : 0);
+#endif
 }
 template <> CVK_HD uint16_t saturateFloat<uint16_t>(float v) {
     const float r = roundEven(v);
@@ -485,6 +492,23 @@ template <bool Cubic> CVK_HD float tvAAWeight(const TvWindow &w, int32_t j, floa
     return total != 0.f ? raw / total : raw;
 }
 
+// uint8 sources' antialiased horizontal sums in fixed point, for horizontal windows of up to kTvFixedMaxTaps taps:
+// each normalised weight rounded to a multiple of 2^-14 (tvFixedWeight; the filters' normalised weights lie within
+// (-0.2, 1.2), the CPU tests sweep them, so they fit signed 16 bits), the products with the bytes summed as integers
+// (exact, in any order: the tiles sum them two at a time with dp2a, pairDot), the sum made a float exactly
+// (|sum| < 2^24), and the vertical sum of those floats in float as PyTorch's, scaled by 2^-14 at the end (exact).
+// Against PyTorch's all-float sums (torchvision converts uint8 to float before interpolating) a weight moves by at most
+// 2^-15, a horizontal sum of n taps by at most n * 255 * 2^-15 (0.07 for the 9 taps of a 4.2x downscale), the output
+// by that times the vertical weights' absolute sum (at most 1.25): under 1/2 up to 48 taps, so the rounded uint8
+// output differs by at most 1, and only where PyTorch's value lies that close to a half. Wider windows keep float
+// sums. It takes the tiles' horizontal phase from three instructions a tap to one per two taps.
+constexpr int32_t kTvFixedMaxTaps = 48;
+constexpr float kTvFixedOne = 16384.f, kTvFixedUnit = 1.f / 16384.f;
+CVK_HD int32_t tvFixedWeight(float w) {
+    const float x = w * kTvFixedOne; // exact: a power of two
+    return static_cast<int32_t>(x < 0.f ? x - 0.5f : x + 0.5f); // half away from zero; x + 0.5f is exact below 2^22
+}
+
 // Samples destination pixel (dx, dy) the way PyTorch does and emits (c, value converted to T, float value).
 template <class T, int M, class Emit>
 CVK_HD void sampleTorch(const Axis &ax, const Axis &ay, const Plane &p, int32_t dx, int32_t dy, int32_t C, Emit &&emit) {
@@ -534,13 +558,22 @@ CVK_UNROLL
         const float halfTaps = kCubic ? 2.f : 1.f;
         const TvWindow wx = tvWindow(ax.src, sx, dx, halfTaps), wy = tvWindow(ay.src, sy, dy, halfTaps);
         const float tx = tvAATotal<kCubic>(wx), ty = tvAATotal<kCubic>(wy);
+        const bool fixed = std::is_same_v<T, uint8_t> && wx.size <= kTvFixedMaxTaps; // tvFixedWeight's horizontal sums
         for (int32_t c = 0; c < C; ++c) {
             float acc = 0.f;
             for (int32_t j = 0; j < wy.size; ++j) {
                 float h = 0.f;
-                for (int32_t i = 0; i < wx.size; ++i) h += tvAAWeight<kCubic>(wx, i, tx) * toFloat(fetch<T>(p, wy.lo + j, wx.lo + i, c));
+                if (fixed) {
+                    int32_t sum = 0;
+                    for (int32_t i = 0; i < wx.size; ++i)
+                        sum += tvFixedWeight(tvAAWeight<kCubic>(wx, i, tx)) * int32_t(toFloat(fetch<T>(p, wy.lo + j, wx.lo + i, c)));
+                    h = static_cast<float>(sum);
+                } else {
+                    for (int32_t i = 0; i < wx.size; ++i) h += tvAAWeight<kCubic>(wx, i, tx) * toFloat(fetch<T>(p, wy.lo + j, wx.lo + i, c));
+                }
                 acc += tvAAWeight<kCubic>(wy, j, ty) * h;
             }
+            if (fixed) acc *= kTvFixedUnit;
             emit(c, saturateFloat<T>(acc), acc);
         }
     }

@@ -48,14 +48,14 @@ __global__ void __launch_bounds__(kTvThreads, kTvMinBlocks<K>) tvTiledKernel(TvJ
     // tvTileVertical's all-taps sums for an integer source (finite horizontal sums), in the K rows the plan added for
     // them (padRows: the launch checks it).
     constexpr bool kAllTaps = std::is_integral_v<T>;
-    const TvBuffers b = tvCarve(tvSmem, s.maxRows + s.padRows, s.tileH);
+    const TvBuffers b = tvCarve<K>(tvSmem, s.maxRows + s.padRows, s.tileH);
     const int tid = static_cast<int>(threadIdx.x);
     if constexpr (kAllTaps) tvZeroBuffer(b, s.maxRows + s.padRows, tid, kTvThreads); // ordered by the barrier before the first tile's setup
     const int32_t tilesY = (j.outH + s.tileH - 1) / s.tileH;
     const int32_t C = static_cast<int32_t>(src.shape[kC]);
     for (int32_t ty = blockIdx.y; ty < tilesY; ty += gridDim.y) {
         const TvTile t = tvTileOf(j, s.tileH, static_cast<int32_t>(blockIdx.x), ty);
-        const TvColumn<K> col = tvColumnOf<K>(j, t, tid % kTvTileW);
+        const TvColumnOf<T, K> col = tvColumnOf<T, K>(j, t, tid % kTvTileW);
         __syncthreads(); // the previous tile's vertical pass has read the row weights
         tvTileRowsSetup<K>(j, t, b, tid, kTvThreads);
         for (int64_t n = blockIdx.z; n < src.shape[kN]; n += gridDim.z)
@@ -64,7 +64,7 @@ __global__ void __launch_bounds__(kTvThreads, kTvMinBlocks<K>) tvTiledKernel(TvJ
                 const Plane p{src.data + n * src.stride[kN] + c * src.stride[kC], src.stride[kH], src.stride[kW], 0};
                 tvTileHorizontal<T, K>(j, t, col, p, words, b, tid, kTvThreads);
                 __syncthreads();
-                tvTileVertical<K, kAllTaps>(t, b, tid, kTvThreads, [&](int32_t x, int32_t y, float v) { out(n, c, x, y, v); });
+                tvTileVertical<T, K>(t, b, tid, kTvThreads, [&](int32_t x, int32_t y, float v) { out(n, c, x, y, v); });
             }
     }
 }

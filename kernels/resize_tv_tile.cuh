@@ -4,19 +4,23 @@
 // every output pixel over that buffer. PyTorch's CUDA kernel (upsample_gen2d_aa_out_frame) computes the same two
 // sums per output pixel, the horizontal one again for every output row that shares a source row; here each is
 // computed once. The arithmetic is sampleTorch's (resize_filters.cuh) term for term: the same windows, the same
-// normalised float weights, the same float sums in the same order, so both give the same values. Each phase is a
+// normalised float weights (uint8 sources: the same fixed-point horizontal weights and exact integer sums,
+// tvFixedWeight), the same float sums in the same order, so both give the same values. Each phase is a
 // __host__ __device__ function over a thread index, so the CPU tests run whole blocks against sampleTorch.
 //
 // Threads: lane = output column (its horizontal weights live in registers: K of them, the window bound rounded up
-// to a compiled size); the 8 warps of a block take source rows (horizontal) and output rows (vertical) in turn, so a
+// to a compiled size; for uint8 sources K / 2 registers of 16-bit pairs); the 8 warps of a block take source rows (horizontal) and output rows (vertical) in turn, so a
 // warp reads consecutive buffer words and broadcasts one vertical weight row.
 #pragma once
 
 #include "resize_filters.cuh"
 #include "resize_tile.cuh"
 
+#include "common/register_bytes.cuh"
+
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 namespace cvk::resize {
 
@@ -33,6 +37,7 @@ constexpr int kTvWarps = kTvThreads / kTvTileW;
 // The compiled window sizes (taps per output index), in the order of the dispatch tables.
 constexpr int kTvTaps[] = {12, 24, 48};
 constexpr int kTvTapVariants = 3;
+static_assert(kTvTaps[kTvTapVariants - 1] <= kTvFixedMaxTaps, "uint8 tiles take sampleTorch's fixed-point sums");
 
 // One antialiased resize as the tiles see it: the source extent, PyTorch's float scales, and the part of the resized
 // image the output holds (its corner x0, y0 in the resized image: a crop's; 0, 0 for a plain resize).
@@ -64,24 +69,26 @@ CVK_TV_HD void tvTileRows(const TvJob &j, int32_t oy0, int32_t n, int32_t &lo, i
 }
 
 // Shared memory of one block: the horizontal buffer [bufferRows][32] floats (maxRows, and for the all-taps vertical
-// sums K rows more: tvTileVertical), then per output row its window's first source row (tile-relative), its size and
-// K weights.
+// sums K rows more: tvTileVertical), then per output row its K weights (16-byte aligned: tvTileVertical loads them 4
+// at a time), then per output row its window's first source row (tile-relative) and its size.
 struct TvBuffers {
     float *h;
-    int32_t *ylo, *ysize;
     float *wy; // [tileH][K]
+    int32_t *ylo, *ysize;
 };
 
 CVK_TV_HD int32_t tvSmemBytes(int32_t bufferRows, int32_t tileH, int32_t taps) {
     return 4 * (bufferRows * kTvTileW + tileH * (2 + taps));
 }
 
-CVK_TV_HD TvBuffers tvCarve(void *base, int32_t bufferRows, int32_t tileH) {
+// base: 16-byte aligned. The buffer's rows are 128 bytes and K a multiple of 4, so wy stays 16-byte aligned.
+template <int K> CVK_TV_HD TvBuffers tvCarve(void *base, int32_t bufferRows, int32_t tileH) {
+    static_assert(K % 4 == 0, "whole 16-byte weight vectors per output row");
     TvBuffers b;
     b.h = static_cast<float *>(base);
-    b.ylo = reinterpret_cast<int32_t *>(b.h + bufferRows * kTvTileW);
+    b.wy = b.h + bufferRows * kTvTileW;
+    b.ylo = reinterpret_cast<int32_t *>(b.wy + tileH * K);
     b.ysize = b.ylo + tileH;
-    b.wy = reinterpret_cast<float *>(b.ysize + tileH);
     return b;
 }
 
@@ -134,18 +141,39 @@ template <int K> struct TvColumn {
     float w[K];
 };
 
-template <int K> CVK_TV_HD TvColumn<K> tvColumnOf(const TvJob &j, const TvTile &t, int lane) {
-    TvColumn<K> col{};
+// A uint8 source's column: the fixed-point weights (tvFixedWeight) as signed 16-bit pairs, taps 2m and 2m + 1 in the
+// low and high halves of wq[m] (pairDot's operands).
+template <int K> struct TvFixedColumn {
+    static_assert(K % 4 == 0, "whole words of taps");
+    int32_t lo, size;
+    uint32_t wq[K / 2];
+};
+
+template <class T> constexpr bool kTvFixed = std::is_same_v<T, uint8_t>;
+template <class T, int K> using TvColumnOf = std::conditional_t<kTvFixed<T>, TvFixedColumn<K>, TvColumn<K>>;
+
+template <class T, int K> CVK_TV_HD TvColumnOf<T, K> tvColumnOf(const TvJob &j, const TvTile &t, int lane) {
+    TvColumnOf<T, K> col{};
     if (lane >= t.tw) return col;
     const TvWindow w = tvJobWindowX(j, t.ox0 + lane);
     col.lo = w.lo;
     col.size = w.size;
-    tvWeights<K>(w, j.cubic, col.w);
+    if constexpr (kTvFixed<T>) {
+        float f[K];
+        tvWeights<K>(w, j.cubic, f);
+        CVK_TV_UNROLL
+        for (int m = 0; m < K / 2; ++m)
+            col.wq[m] = (uint32_t(tvFixedWeight(f[2 * m])) & 0xffffu) | uint32_t(tvFixedWeight(f[2 * m + 1])) << 16;
+    } else {
+        tvWeights<K>(w, j.cubic, col.w);
+    }
     return col;
 }
 
-template <class T> CVK_TV_HD float tvValue(T v) { return toFloat(v); }
-template <> CVK_TV_HD float tvValue<uint8_t>(uint8_t v) { return byteToFloat(v, 0); }
+// Tap k's fixed-point weight of a uint8 column.
+template <int K> CVK_TV_HD int32_t tvFixedTap(const TvFixedColumn<K> &col, int k) {
+    return int16_t(uint16_t(col.wq[k / 2] >> (16 * (k & 1))));
+}
 
 // The words a window of K taps is loaded in: K + 3 bytes from lo rounded down to 4.
 CVK_TV_HD constexpr int tvWordsOf(int K) { return K / 4 + 1; }
@@ -171,32 +199,37 @@ template <int K, bool Whole> CVK_TV_HD void tvLoadWords(const uint8_t *at, int32
     }
 }
 
-// The horizontal sum of a uint8 row for one column from its words (tvLoadWords): sum over k < size of
-// w[k] * row[lo + k], in k order, each byte shifted into place (funnel shifts) and made a float exactly (byteToFloat).
-// Every one of the K taps, with no test of k against the window's size: its weights past the size are 0 (tvWeights)
-// and its bytes are finite, so those terms add +0, which leaves the sum's bits as they are (h starts at +0). The
-// kernel is bound by its instructions (Nsight Compute: logs/ncu-tv-direct-8b1553e.log), and the test took one integer
-// instruction per tap.
-template <int K> CVK_TV_HD float tvWordTaps(const TvColumn<K> &col, const uint32_t (&w)[tvWordsOf(K)]) {
+// The horizontal sum of a uint8 row for one column from its words (tvLoadWords): the fixed-point sum over k of
+// wq[k] * row[lo + k] (tvFixedWeight), each word of 4 bytes shifted into place (a funnel shift) and summed by pairDot
+// (two dp2a), then made a float exactly. Every one of the K taps, with no test of k against the window's size: its
+// weights past the size are 0, so those terms add 0 to an exact integer sum. The kernel was bound by its instructions
+// (Nsight Compute: logs/ncu-tv-direct-8b1553e.log): float sums took three a tap (byte to float, its bias, the
+// multiply-add), these take one per two taps.
+template <int K> CVK_TV_HD float tvWordTaps(const TvFixedColumn<K> &col, const uint32_t (&w)[tvWordsOf(K)]) {
     const uint32_t shift = 8u * static_cast<uint32_t>(col.lo & 3);
-    float h = 0.f;
+    int32_t h = 0;
     CVK_TV_UNROLL
-    for (int i = 0; i < tvWordsOf(K) - 1; ++i) {
-        const uint32_t a = funnelRight(w[i], w[i + 1], shift);
-        CVK_TV_UNROLL
-        for (int k = 0; k < 4; ++k) h += col.w[4 * i + k] * byteToFloat(a, k);
-    }
-    return h;
+    for (int i = 0; i < tvWordsOf(K) - 1; ++i) h = pairDot(funnelRight(w[i], w[i + 1], shift), col.wq[2 * i], col.wq[2 * i + 1], h);
+    return static_cast<float>(h);
 }
 
-// The horizontal sum of one source row for one column: sum over k < size of w[k] * row[lo + k], in k order, the
-// value of any element type read one by one (the uint8 rows of word loads take tvTileWordRows instead).
-template <class T, int K> CVK_TV_HD float tvRowSum(const TvColumn<K> &col, const Plane &p, int32_t row) {
-    float h = 0.f;
-    CVK_TV_UNROLL
-    for (int k = 0; k < K; ++k)
-        if (k < col.size) h += col.w[k] * tvValue(fetch<T>(p, row, col.lo + k, 0));
-    return h;
+// The horizontal sum of one source row for one column, the values read one by one (the uint8 rows of word loads take
+// tvTileWordRows instead): for uint8 the fixed-point sum over k < size of wq[k] * row[lo + k] (exact integers), else
+// the sum over k < size of w[k] * row[lo + k] in float, in k order.
+template <class T, int K> CVK_TV_HD float tvRowSum(const TvColumnOf<T, K> &col, const Plane &p, int32_t row) {
+    if constexpr (kTvFixed<T>) {
+        int32_t h = 0;
+        CVK_TV_UNROLL
+        for (int k = 0; k < K; ++k)
+            if (k < col.size) h += tvFixedTap(col, k) * int32_t(fetch<T>(p, row, col.lo + k, 0));
+        return static_cast<float>(h);
+    } else {
+        float h = 0.f;
+        CVK_TV_UNROLL
+        for (int k = 0; k < K; ++k)
+            if (k < col.size) h += col.w[k] * toFloat(fetch<T>(p, row, col.lo + k, 0));
+        return h;
+    }
 }
 
 // Rows each thread sums before it stores them, so that their loads are in flight together (only for the smallest
@@ -214,7 +247,7 @@ template <int K> constexpr int kTvMinBlocks = K <= 12 ? 3 : (K <= 24 ? 2 : 1);
 // ... of the tile, U at a time, every load of the U rows issued before any sum; the row address advances by a stride
 // (no multiply per row) and Whole is the lane's, fixed for the tile (tvLoadWords).
 template <int K, bool Whole>
-CVK_TV_HD void tvTileWordRows(const TvTile &t, const TvColumn<K> &col, const Plane &p, int32_t srcW, const TvBuffers &b, int lane,
+CVK_TV_HD void tvTileWordRows(const TvTile &t, const TvFixedColumn<K> &col, const Plane &p, int32_t srcW, const TvBuffers &b, int lane,
                               int32_t r, int step) {
     constexpr int U = kTvRowBatch<K>, NW = tvWordsOf(K);
     const int32_t base = col.lo & ~3;
@@ -237,7 +270,7 @@ CVK_TV_HD void tvTileWordRows(const TvTile &t, const TvColumn<K> &col, const Pla
 // Phase 2 (one channel plane): the horizontal sums of every source row of the tile for the thread's column.
 // `words`: the rows are uint8, 4-byte aligned, pixels one byte apart (tvTileWordRows).
 template <class T, int K>
-CVK_TV_HD void tvTileHorizontal(const TvJob &j, const TvTile &t, const TvColumn<K> &col, const Plane &p, bool words,
+CVK_TV_HD void tvTileHorizontal(const TvJob &j, const TvTile &t, const TvColumnOf<T, K> &col, const Plane &p, bool words,
                                 const TvBuffers &b, int tid, int nthreads) {
     const int lane = tid % kTvTileW, step = nthreads / kTvTileW;
     if (lane >= t.tw) return;
@@ -264,25 +297,34 @@ CVK_TV_HD void tvTileHorizontal(const TvJob &j, const TvTile &t, const TvColumn<
 }
 
 // Phase 3 (one channel plane): the vertical sum of every output pixel of the tile, handed to emit(x, y, value) in
-// output coordinates. AllTaps (integer sources, whose horizontal sums are finite, and a buffer of K rows past the
-// tile's most, zeroed by tvZeroBuffer: a window's first row plus K stays inside it, as ylo + size <= the tile's rows):
-// every one of the K taps, unrolled, those past the window's size adding 0 * (a finite float) = +0, which leaves the
-// sum's bits as they are; else the window's taps only (a float source's Inf or NaN in a row past the window must not
-// reach the sum).
-template <int K, bool AllTaps, class Emit>
+// output coordinates (uint8: scaled by 2^-14, the fixed-point weights' unit, as sampleTorch). Integer sources (whose
+// horizontal sums are finite, and a buffer of K rows past the tile's most, zeroed by tvZeroBuffer: a window's first
+// row plus K stays inside it, as ylo + size <= the tile's rows): every one of the K taps, unrolled, those past the
+// window's size adding 0 * (a finite float) = +0, which leaves the sum's bits as they are; else the window's taps
+// only (a float source's Inf or NaN in a row past the window must not reach the sum).
+// Thread tid takes column tid % 32 of rows tid / 32, tid / 32 + nthreads / 32, ... (nthreads a multiple of 32).
+template <class T, int K, class Emit>
 CVK_TV_HD void tvTileVertical(const TvTile &t, const TvBuffers &b, int tid, int nthreads, Emit &&emit) {
-    for (int32_t i = tid; i < t.th * kTvTileW; i += nthreads) {
-        const int32_t y = i / kTvTileW, x = i % kTvTileW;
-        if (x >= t.tw) continue;
+    constexpr bool AllTaps = std::is_integral_v<T>;
+    const int32_t x = tid % kTvTileW;
+    if (x >= t.tw) return;
+    for (int32_t y = tid / kTvTileW; y < t.th; y += nthreads / kTvTileW) {
         const float *col = b.h + b.ylo[y] * kTvTileW + x;
         const float *w = b.wy + y * K;
         float acc = 0.f;
         if constexpr (AllTaps) {
             CVK_TV_UNROLL
-            for (int32_t k = 0; k < K; ++k) acc += w[k] * col[k * kTvTileW];
+            for (int32_t q = 0; q < K / 4; ++q) {
+                const float4 w4 = reinterpret_cast<const float4 *>(w)[q];
+                acc += w4.x * col[(4 * q) * kTvTileW];
+                acc += w4.y * col[(4 * q + 1) * kTvTileW];
+                acc += w4.z * col[(4 * q + 2) * kTvTileW];
+                acc += w4.w * col[(4 * q + 3) * kTvTileW];
+            }
         } else {
             for (int32_t k = 0; k < b.ysize[y]; ++k) acc += w[k] * col[k * kTvTileW];
         }
+        if constexpr (kTvFixed<T>) acc *= kTvFixedUnit;
         emit(t.ox0 + x, t.oy0 + y, acc);
     }
 }

@@ -79,7 +79,7 @@ int main() {
         {"aligned rows 2x33x16x4->70x37 up, dst pad 1", 2, 33, 16, 4, 70, 37, 0, 1, 0, false},
         {"aligned rows 2x50x48x1->13x40, src pad 16", 2, 50, 48, 1, 13, 40, 16, 0, 0, false},
     };
-    // Variants 4 on are the aligned ones (cubicIssueAligned, dot2x2; "xB": built for B blocks per SM), 16 on staged by
+    // Variants 4 on are the aligned ones (cubicIssueAligned, pairDot; "xB": built for B blocks per SM), 16 on staged by
     // bulk copies (sm_90 on); a shape they do not take runs variant 2 (the geometry column says which ran).
     const Variant variants[] = {
         {"current (rows path)", 0, 0, 0, 0},

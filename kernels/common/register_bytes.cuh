@@ -39,4 +39,23 @@ __host__ __device__ __forceinline__ uint32_t byteDot(uint32_t bytes, uint32_t we
 #endif
 }
 
+// acc plus the sum over k of byte k of `bytes` (unsigned) times signed 16-bit weight k, the weights in pairs: taps 0 and
+// 1 in w01 (low and high halves), 2 and 3 in w23: PTX dp2a.lo and dp2a.hi (.s32.u32), two instructions for four
+// products, exact integers.
+__host__ __device__ __forceinline__ int32_t pairDot(uint32_t bytes, uint32_t w01, uint32_t w23, int32_t acc) {
+#ifdef __CUDA_ARCH__
+    int32_t d;
+    asm("{\n\t.reg .s32 t;\n\tdp2a.lo.s32.u32 t, %1, %3, %4;\n\tdp2a.hi.s32.u32 %0, %2, %3, t;\n\t}"
+        : "=r"(d)
+        : "r"(w01), "r"(w23), "r"(bytes), "r"(acc));
+    return d;
+#else
+    for (int k = 0; k < 4; ++k) {
+        const uint32_t pair = k < 2 ? w01 : w23;
+        acc += int32_t((bytes >> (8 * k)) & 0xffu) * int32_t(int16_t(uint16_t(pair >> (16 * (k & 1)))));
+    }
+    return acc;
+#endif
+}
+
 } // namespace cvk

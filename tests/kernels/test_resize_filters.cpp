@@ -6,7 +6,10 @@
 #include <catch2/catch_test_macros.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <random>
+#include <utility>
 #include <vector>
 
 using namespace cvk::resize;
@@ -276,4 +279,111 @@ TEST_CASE("torchvision antialias windows: support scaled by the downscale factor
     CHECK(up.size == 4);
     CHECK(tvAAFilter<true>(0.f) == 1.f);
     CHECK(tvAAFilter<true>(1.5f) == Approx(-0.0625f)); // Keys a = -0.5
+}
+
+TEST_CASE("torchvision antialias, uint8: fixed-point weights fit signed 16 bits, rounded half away from zero", "[resize][cpu]") {
+    CHECK(tvFixedWeight(1.f) == 16384);
+    CHECK(tvFixedWeight(0.f) == 0);
+    CHECK(tvFixedWeight(0.5f * kTvFixedUnit) == 1);
+    CHECK(tvFixedWeight(-0.5f * kTvFixedUnit) == -1);
+    CHECK(tvFixedWeight(0.49f * kTvFixedUnit) == 0);
+    CHECK(tvFixedWeight(-1.51f * kTvFixedUnit) == -2);
+    // Every normalised weight of every window, both filters, sources and outputs of 1 to 70 pixels and the
+    // benchmark's axes: inside (-0.2, 1.2), as tvFixedWeight's comment says, so |weight| * 2^14 < 2^15.
+    std::vector<std::pair<int32_t, int32_t>> axes = {{1080, 256}, {1920, 455}, {1080, 224}, {2000, 100}, {4000, 3}};
+    for (int32_t s = 1; s <= 70; ++s)
+        for (int32_t d = 1; d <= 70; ++d) axes.emplace_back(s, d);
+    float lowest = 0.f, highest = 0.f;
+    for (const auto &[src, dst] : axes)
+        for (bool cubic : {false, true})
+            for (int32_t i = 0; i < dst; ++i) {
+                const TvWindow w = tvWindow(src, tvScale(src, dst), i, cubic ? 2.f : 1.f);
+                const float total = cubic ? tvAATotal<true>(w) : tvAATotal<false>(w);
+                for (int32_t k = 0; k < w.size; ++k) {
+                    const float v = cubic ? tvAAWeight<true>(w, k, total) : tvAAWeight<false>(w, k, total);
+                    lowest = std::min(lowest, v);
+                    highest = std::max(highest, v);
+                }
+            }
+    CHECK(lowest > -0.2f);
+    CHECK(highest < 1.2f);
+}
+
+namespace {
+
+struct FixedRow {
+    const char *name;
+    int32_t srcH, srcW, dstH, dstW;
+    bool cubic;
+};
+
+// PyTorch's all-float value of an antialiased output pixel of a one-channel uint8 image (torchvision converts uint8 to
+// float32 before interpolating): the sum sampleTorch computes for float sources, term for term.
+template <bool Cubic> float torchFloatValue(const std::vector<uint8_t> &img, const FixedRow &r, int32_t dx, int32_t dy) {
+    const TvWindow wx = tvWindow(r.srcW, tvScale(r.srcW, r.dstW), dx, Cubic ? 2.f : 1.f);
+    const TvWindow wy = tvWindow(r.srcH, tvScale(r.srcH, r.dstH), dy, Cubic ? 2.f : 1.f);
+    const float tx = tvAATotal<Cubic>(wx), ty = tvAATotal<Cubic>(wy);
+    float acc = 0.f;
+    for (int32_t j = 0; j < wy.size; ++j) {
+        float h = 0.f;
+        for (int32_t i = 0; i < wx.size; ++i) h += tvAAWeight<Cubic>(wx, i, tx) * float(img[size_t(wy.lo + j) * r.srcW + wx.lo + i]);
+        acc += tvAAWeight<Cubic>(wy, j, ty) * h;
+    }
+    return acc;
+}
+
+} // namespace
+
+TEST_CASE("torchvision antialias, uint8: the fixed-point sums stay within their bound of PyTorch's float sums", "[resize][cpu]") {
+    // The bound of tvFixedWeight's comment, independent of the weights the code computes: each weight within 2^-15,
+    // so a horizontal sum of n taps within n * 255 * 2^-15, times the vertical weights' absolute sum; plus the float
+    // sums' own rounding (1e-4). Under 1/2, so the rounded uint8 outputs differ by at most 1. Horizontal windows past
+    // kTvFixedMaxTaps keep PyTorch's float sums, the same values.
+    const std::vector<FixedRow> rows = {
+        {"bilinear 1080x1920 -> 256x455 (the benchmark's), a band", 64, 1920, 15, 455, false},
+        {"bicubic 4.2x down (19 taps)", 135, 241, 32, 57, true},
+        {"bilinear 9x down", 300, 290, 33, 32, false},
+        {"bicubic 11x down (45 taps, a 48-tap tile's)", 440, 440, 40, 40, true},
+        {"bicubic 20x down (81 taps: float sums)", 400, 400, 20, 20, true},
+        {"bilinear enlarging", 9, 14, 40, 33, false},
+        {"bicubic enlarging", 9, 14, 40, 33, true},
+        {"1x1 source", 1, 1, 5, 4, true},
+    };
+    std::mt19937 rng(5);
+    for (const FixedRow &r : rows) {
+        INFO(r.name);
+        std::vector<uint8_t> img(size_t(r.srcH) * r.srcW);
+        for (auto &v : img) v = static_cast<uint8_t>(rng());
+        const Plane p{reinterpret_cast<const char *>(img.data()), r.srcW, 1, 0};
+        const Axis ax = makeAxis(r.srcW, r.dstW), ay = makeAxis(r.srcH, r.dstH);
+        int64_t bad = 0, roundedApart = 0;
+        float worst = 0.f;
+        for (int32_t dy = 0; dy < r.dstH; ++dy)
+            for (int32_t dx = 0; dx < r.dstW; ++dx) {
+                float fixed = 0.f;
+                uint8_t rounded = 0;
+                const auto emit = [&](int32_t, uint8_t v, float real) { fixed = real, rounded = v; };
+                const float want = r.cubic ? torchFloatValue<true>(img, r, dx, dy) : torchFloatValue<false>(img, r, dx, dy);
+                if (r.cubic)
+                    sampleTorch<uint8_t, kTvCubicAA>(ax, ay, p, dx, dy, 1, emit);
+                else
+                    sampleTorch<uint8_t, kTvLinearAA>(ax, ay, p, dx, dy, 1, emit);
+                const TvWindow wx = tvWindow(r.srcW, tvScale(r.srcW, r.dstW), dx, r.cubic ? 2.f : 1.f);
+                const TvWindow wy = tvWindow(r.srcH, tvScale(r.srcH, r.dstH), dy, r.cubic ? 2.f : 1.f);
+                const float ty = r.cubic ? tvAATotal<true>(wy) : tvAATotal<false>(wy);
+                float vertical = 0.f;
+                for (int32_t j = 0; j < wy.size; ++j)
+                    vertical += std::abs(r.cubic ? tvAAWeight<true>(wy, j, ty) : tvAAWeight<false>(wy, j, ty));
+                const float bound = wx.size > kTvFixedMaxTaps ? 0.f : vertical * float(wx.size) * 255.f / 32768.f + 1e-4f;
+                worst = std::max(worst, bound);
+                const float diff = std::abs(fixed - want);
+                const int apart = std::abs(int(rounded) - int(saturateFloat<uint8_t>(want)));
+                if ((diff > bound || apart > 1) && bad++ < 5)
+                    FAIL_CHECK("(" << dx << ", " << dy << "): fixed " << fixed << ", float " << want << ", bound " << bound);
+                roundedApart += apart;
+            }
+        CHECK(bad == 0);
+        CHECK(worst < 0.5f);
+        CHECK(roundedApart * 50 <= int64_t(r.dstH) * r.dstW); // outputs a rounding apart: under 2 %
+    }
 }

@@ -164,12 +164,12 @@ int64_t runAndCompare(const TvJob &j, const cvk::TvTileShape &s, const cvk::View
     constexpr bool allTaps = std::is_integral_v<T>; // as tvTiledKernel, which launches only when the plan has the rows
     const int32_t bufferRows = s.maxRows + s.padRows;
     std::vector<float4> smem(s.smemBytes / 16 + 1);
-    const TvBuffers b = tvCarve(smem.data(), bufferRows, s.tileH);
+    const TvBuffers b = tvCarve<K>(smem.data(), bufferRows, s.tileH);
     const float nan = std::numeric_limits<float>::quiet_NaN();
     const int32_t tilesX = (j.outW + kTvTileW - 1) / kTvTileW, tilesY = (j.outH + s.tileH - 1) / s.tileH;
     const int32_t C = static_cast<int32_t>(src.shape[cvk::kC]);
     int64_t mismatches = 0;
-    std::vector<TvColumn<K>> cols(kTvThreads);
+    std::vector<TvColumnOf<T, K>> cols(kTvThreads);
     for (int32_t ty = 0; ty < tilesY; ++ty)
         for (int32_t tx = 0; tx < tilesX; ++tx) {
             std::fill(b.h, b.h + bufferRows * kTvTileW, nan);
@@ -177,7 +177,7 @@ int64_t runAndCompare(const TvJob &j, const cvk::TvTileShape &s, const cvk::View
                 for (int tid = 0; tid < kTvThreads; ++tid) tvZeroBuffer(b, bufferRows, tid, kTvThreads);
             const TvTile t = tvTileOf(j, s.tileH, tx, ty);
             REQUIRE(t.rows <= s.maxRows);
-            for (int tid = 0; tid < kTvThreads; ++tid) cols[tid] = tvColumnOf<K>(j, t, tid % kTvTileW);
+            for (int tid = 0; tid < kTvThreads; ++tid) cols[tid] = tvColumnOf<T, K>(j, t, tid % kTvTileW);
             for (int tid = 0; tid < kTvThreads; ++tid) tvTileRowsSetup<K>(j, t, b, tid, kTvThreads);
             for (int32_t y = 0; y < t.th; ++y) {
                 REQUIRE(b.ylo[y] + b.ysize[y] <= t.rows); // every window inside the rows the horizontal phase writes
@@ -196,7 +196,7 @@ int64_t runAndCompare(const TvJob &j, const cvk::TvTileShape &s, const cvk::View
                     if (!sameValue(v, want) && mismatches++ < 5)
                         FAIL_CHECK("n " << n << " y " << y << " x " << x << " c " << c << ": tiled " << v << ", sampler " << want);
                 };
-                for (int tid = 0; tid < kTvThreads; ++tid) tvTileVertical<K, allTaps>(t, b, tid, kTvThreads, check);
+                for (int tid = 0; tid < kTvThreads; ++tid) tvTileVertical<T, K>(t, b, tid, kTvThreads, check);
             }
         }
     return mismatches;
