@@ -18,6 +18,7 @@
 #include "resize.hpp"
 
 #include <cuda_fp16.h>
+#include <cmath>
 #include <cstdint>
 #include <type_traits>
 
@@ -492,22 +493,34 @@ template <bool Cubic> CVK_HD float tvAAWeight(const TvWindow &w, int32_t j, floa
     return total != 0.f ? raw / total : raw;
 }
 
-// uint8 sources' antialiased horizontal sums in fixed point, for horizontal windows of up to kTvFixedMaxTaps taps:
-// each normalised weight rounded to a multiple of 2^-14 (tvFixedWeight; the filters' normalised weights lie within
-// (-0.2, 1.2), the CPU tests sweep them, so they fit signed 16 bits), the products with the bytes summed as integers
-// (exact, in any order: the tiles sum them two at a time with dp2a, pairDot), the sum made a float exactly
-// (|sum| < 2^24), and the vertical sum of those floats in float as PyTorch's, scaled by 2^-14 at the end (exact).
-// Against PyTorch's all-float sums (torchvision converts uint8 to float before interpolating) a weight moves by at most
-// 2^-15, a horizontal sum of n taps by at most n * 255 * 2^-15 (0.07 for the 9 taps of a 4.2x downscale), the output
-// by that times the vertical weights' absolute sum (at most 1.25): under 1/2 up to 48 taps, so the rounded uint8
-// output differs by at most 1, and only where PyTorch's value lies that close to a half. Wider windows keep float
-// sums. It takes the tiles' horizontal phase from three instructions a tap to one per two taps.
+// uint8 sources' antialiased horizontal sums in fixed point, for horizontal windows of up to kTvFixedMaxTaps taps (the
+// tiles' widest; wider windows, per pixel only, keep float sums): each normalised weight w split into two signed
+// 16-bit integers, w * 2^14 = hi + lo * 2^-14 + e with |e| <= 2^-15 (tvFixedSplit; the filters' normalised weights lie
+// within (-0.2, 1.2), the CPU tests sweep them, so hi fits), the products of each part with the bytes summed as
+// integers (exact, in any order: the tiles sum them two taps an instruction with dp2a, pairDot), the two sums joined in
+// one fused multiply-add (tvFixedJoin) and the vertical sum of those floats in float as PyTorch's, scaled by 2^-14 at
+// the end (exact). A weight is then off by at most 2^-29, a sum of n taps by n * 255 * 2^-29 (5e-6 at 10 taps) plus
+// one float rounding: the size of float32's own rounding in PyTorch's sums, which torchvision's uint8 results take
+// (it converts uint8 to float32 before interpolating). It takes the tiles' horizontal phase from three instructions a
+// tap (byte to float, its bias, the multiply-add) to one. With hi alone (2^-14) a sum moves by up to n * 255 * 2^-15
+// (0.07 at 9 taps), which moved 0.2 % to 0.6 % of the uint8 outputs by 1 on photographs.
 constexpr int32_t kTvFixedMaxTaps = 48;
 constexpr float kTvFixedOne = 16384.f, kTvFixedUnit = 1.f / 16384.f;
-CVK_HD int32_t tvFixedWeight(float w) {
-    const float x = w * kTvFixedOne; // exact: a power of two
-    return static_cast<int32_t>(x < 0.f ? x - 0.5f : x + 0.5f); // half away from zero; x + 0.5f is exact below 2^22
+
+// x rounded half away from zero (|x| < 2^22, where x + 0.5f is exact).
+CVK_HD int32_t tvRoundAway(float x) { return static_cast<int32_t>(x < 0.f ? x - 0.5f : x + 0.5f); }
+
+// w as hi + lo * 2^-14 in units of 2^-14: hi = w * 2^14 rounded, lo = the rest times 2^14, rounded (both products by a
+// power of two and the difference are exact in float).
+CVK_HD void tvFixedSplit(float w, int32_t &hi, int32_t &lo) {
+    const float x = w * kTvFixedOne;
+    hi = tvRoundAway(x);
+    lo = tvRoundAway((x - static_cast<float>(hi)) * kTvFixedOne);
 }
+
+// A horizontal sum from its two integer parts, in units of 2^-14: hi + lo * 2^-14, rounded once (fmaf on the host and
+// the device alike). |hi| < 2^24 and |lo| < 2^31 for windows of up to kTvFixedMaxTaps taps.
+CVK_HD float tvFixedJoin(int32_t hi, int32_t lo) { return fmaf(static_cast<float>(lo), kTvFixedUnit, static_cast<float>(hi)); }
 
 // Samples destination pixel (dx, dy) the way PyTorch does and emits (c, value converted to T, float value).
 template <class T, int M, class Emit>
@@ -558,16 +571,21 @@ CVK_UNROLL
         const float halfTaps = kCubic ? 2.f : 1.f;
         const TvWindow wx = tvWindow(ax.src, sx, dx, halfTaps), wy = tvWindow(ay.src, sy, dy, halfTaps);
         const float tx = tvAATotal<kCubic>(wx), ty = tvAATotal<kCubic>(wy);
-        const bool fixed = std::is_same_v<T, uint8_t> && wx.size <= kTvFixedMaxTaps; // tvFixedWeight's horizontal sums
+        const bool fixed = std::is_same_v<T, uint8_t> && wx.size <= kTvFixedMaxTaps; // tvFixedSplit's horizontal sums
         for (int32_t c = 0; c < C; ++c) {
             float acc = 0.f;
             for (int32_t j = 0; j < wy.size; ++j) {
                 float h = 0.f;
                 if (fixed) {
-                    int32_t sum = 0;
-                    for (int32_t i = 0; i < wx.size; ++i)
-                        sum += tvFixedWeight(tvAAWeight<kCubic>(wx, i, tx)) * int32_t(toFloat(fetch<T>(p, wy.lo + j, wx.lo + i, c)));
-                    h = static_cast<float>(sum);
+                    int32_t hi = 0, lo = 0;
+                    for (int32_t i = 0; i < wx.size; ++i) {
+                        int32_t whi, wlo;
+                        tvFixedSplit(tvAAWeight<kCubic>(wx, i, tx), whi, wlo);
+                        const int32_t v = static_cast<int32_t>(toFloat(fetch<T>(p, wy.lo + j, wx.lo + i, c)));
+                        hi += whi * v;
+                        lo += wlo * v;
+                    }
+                    h = tvFixedJoin(hi, lo);
                 } else {
                     for (int32_t i = 0; i < wx.size; ++i) h += tvAAWeight<kCubic>(wx, i, tx) * toFloat(fetch<T>(p, wy.lo + j, wx.lo + i, c));
                 }

@@ -5,11 +5,11 @@
 // sums per output pixel, the horizontal one again for every output row that shares a source row; here each is
 // computed once. The arithmetic is sampleTorch's (resize_filters.cuh) term for term: the same windows, the same
 // normalised float weights (uint8 sources: the same fixed-point horizontal weights and exact integer sums,
-// tvFixedWeight), the same float sums in the same order, so both give the same values. Each phase is a
+// tvFixedSplit), the same float sums in the same order, so both give the same values. Each phase is a
 // __host__ __device__ function over a thread index, so the CPU tests run whole blocks against sampleTorch.
 //
 // Threads: lane = output column (its horizontal weights live in registers: K of them, the window bound rounded up
-// to a compiled size; for uint8 sources K / 2 registers of 16-bit pairs); the 8 warps of a block take source rows (horizontal) and output rows (vertical) in turn, so a
+// to a compiled size; for uint8 sources K registers of 16-bit pairs); the 8 warps of a block take source rows (horizontal) and output rows (vertical) in turn, so a
 // warp reads consecutive buffer words and broadcasts one vertical weight row.
 #pragma once
 
@@ -141,12 +141,12 @@ template <int K> struct TvColumn {
     float w[K];
 };
 
-// A uint8 source's column: the fixed-point weights (tvFixedWeight) as signed 16-bit pairs, taps 2m and 2m + 1 in the
-// low and high halves of wq[m] (pairDot's operands).
+// A uint8 source's column: the two parts of its fixed-point weights (tvFixedSplit) as signed 16-bit pairs, taps 2m
+// and 2m + 1 in the low and high halves of hi[m] and lo[m] (pairDot's operands).
 template <int K> struct TvFixedColumn {
     static_assert(K % 4 == 0, "whole words of taps");
     int32_t lo, size;
-    uint32_t wq[K / 2];
+    uint32_t whi[K / 2], wlo[K / 2];
 };
 
 template <class T> constexpr bool kTvFixed = std::is_same_v<T, uint8_t>;
@@ -162,18 +162,21 @@ template <class T, int K> CVK_TV_HD TvColumnOf<T, K> tvColumnOf(const TvJob &j, 
         float f[K];
         tvWeights<K>(w, j.cubic, f);
         CVK_TV_UNROLL
-        for (int m = 0; m < K / 2; ++m)
-            col.wq[m] = (uint32_t(tvFixedWeight(f[2 * m])) & 0xffffu) | uint32_t(tvFixedWeight(f[2 * m + 1])) << 16;
+        for (int m = 0; m < K / 2; ++m) {
+            int32_t h0, l0, h1, l1;
+            tvFixedSplit(f[2 * m], h0, l0);
+            tvFixedSplit(f[2 * m + 1], h1, l1);
+            col.whi[m] = (uint32_t(h0) & 0xffffu) | uint32_t(h1) << 16;
+            col.wlo[m] = (uint32_t(l0) & 0xffffu) | uint32_t(l1) << 16;
+        }
     } else {
         tvWeights<K>(w, j.cubic, col.w);
     }
     return col;
 }
 
-// Tap k's fixed-point weight of a uint8 column.
-template <int K> CVK_TV_HD int32_t tvFixedTap(const TvFixedColumn<K> &col, int k) {
-    return int16_t(uint16_t(col.wq[k / 2] >> (16 * (k & 1))));
-}
+// Tap k's 16-bit weight part of a uint8 column (whi or wlo).
+template <int K> CVK_TV_HD int32_t tvFixedTap(const uint32_t (&part)[K / 2], int k) { return int16_t(uint16_t(part[k / 2] >> (16 * (k & 1)))); }
 
 // The words a window of K taps is loaded in: K + 3 bytes from lo rounded down to 4.
 CVK_TV_HD constexpr int tvWordsOf(int K) { return K / 4 + 1; }
@@ -199,30 +202,39 @@ template <int K, bool Whole> CVK_TV_HD void tvLoadWords(const uint8_t *at, int32
     }
 }
 
-// The horizontal sum of a uint8 row for one column from its words (tvLoadWords): the fixed-point sum over k of
-// wq[k] * row[lo + k] (tvFixedWeight), each word of 4 bytes shifted into place (a funnel shift) and summed by pairDot
-// (two dp2a), then made a float exactly. Every one of the K taps, with no test of k against the window's size: its
-// weights past the size are 0, so those terms add 0 to an exact integer sum. The kernel was bound by its instructions
-// (Nsight Compute: logs/ncu-tv-direct-8b1553e.log): float sums took three a tap (byte to float, its bias, the
-// multiply-add), these take one per two taps.
+// The horizontal sum of a uint8 row for one column from its words (tvLoadWords): the fixed-point sums over k of
+// whi[k] * row[lo + k] and wlo[k] * row[lo + k] (tvFixedSplit), each word of 4 bytes shifted into place (a funnel
+// shift) and summed by pairDot (two dp2a a part), then joined (tvFixedJoin). Every one of the K taps, with no test of
+// k against the window's size: its weights past the size are 0, so those terms add 0 to exact integer sums. The
+// kernel was bound by its instructions (Nsight Compute: logs/ncu-tv-direct-8b1553e.log): float sums took three a tap
+// (byte to float, its bias, the multiply-add), these take one.
 template <int K> CVK_TV_HD float tvWordTaps(const TvFixedColumn<K> &col, const uint32_t (&w)[tvWordsOf(K)]) {
     const uint32_t shift = 8u * static_cast<uint32_t>(col.lo & 3);
-    int32_t h = 0;
+    int32_t hi = 0, lo = 0;
     CVK_TV_UNROLL
-    for (int i = 0; i < tvWordsOf(K) - 1; ++i) h = pairDot(funnelRight(w[i], w[i + 1], shift), col.wq[2 * i], col.wq[2 * i + 1], h);
-    return static_cast<float>(h);
+    for (int i = 0; i < tvWordsOf(K) - 1; ++i) {
+        const uint32_t a = funnelRight(w[i], w[i + 1], shift);
+        hi = pairDot(a, col.whi[2 * i], col.whi[2 * i + 1], hi);
+        lo = pairDot(a, col.wlo[2 * i], col.wlo[2 * i + 1], lo);
+    }
+    return tvFixedJoin(hi, lo);
 }
 
 // The horizontal sum of one source row for one column, the values read one by one (the uint8 rows of word loads take
-// tvTileWordRows instead): for uint8 the fixed-point sum over k < size of wq[k] * row[lo + k] (exact integers), else
-// the sum over k < size of w[k] * row[lo + k] in float, in k order.
+// tvTileWordRows instead): for uint8 the fixed-point sums over k < size of whi[k] * row[lo + k] and wlo[k] *
+// row[lo + k] (exact integers), joined (tvFixedJoin), else the sum over k < size of w[k] * row[lo + k] in float, in k
+// order.
 template <class T, int K> CVK_TV_HD float tvRowSum(const TvColumnOf<T, K> &col, const Plane &p, int32_t row) {
     if constexpr (kTvFixed<T>) {
-        int32_t h = 0;
+        int32_t hi = 0, lo = 0;
         CVK_TV_UNROLL
         for (int k = 0; k < K; ++k)
-            if (k < col.size) h += tvFixedTap(col, k) * int32_t(fetch<T>(p, row, col.lo + k, 0));
-        return static_cast<float>(h);
+            if (k < col.size) {
+                const int32_t v = fetch<T>(p, row, col.lo + k, 0);
+                hi += tvFixedTap<K>(col.whi, k) * v;
+                lo += tvFixedTap<K>(col.wlo, k) * v;
+            }
+        return tvFixedJoin(hi, lo);
     } else {
         float h = 0.f;
         CVK_TV_UNROLL

@@ -281,19 +281,32 @@ TEST_CASE("torchvision antialias windows: support scaled by the downscale factor
     CHECK(tvAAFilter<true>(1.5f) == Approx(-0.0625f)); // Keys a = -0.5
 }
 
-TEST_CASE("torchvision antialias, uint8: fixed-point weights fit signed 16 bits, rounded half away from zero", "[resize][cpu]") {
-    CHECK(tvFixedWeight(1.f) == 16384);
-    CHECK(tvFixedWeight(0.f) == 0);
-    CHECK(tvFixedWeight(0.5f * kTvFixedUnit) == 1);
-    CHECK(tvFixedWeight(-0.5f * kTvFixedUnit) == -1);
-    CHECK(tvFixedWeight(0.49f * kTvFixedUnit) == 0);
-    CHECK(tvFixedWeight(-1.51f * kTvFixedUnit) == -2);
+TEST_CASE("torchvision antialias, uint8: fixed-point weights, two signed 16-bit parts within 2^-29", "[resize][cpu]") {
+    struct SplitRow {
+        float w;
+        int32_t hi, lo;
+    };
+    const float u = kTvFixedUnit, uu = kTvFixedUnit * kTvFixedUnit;
+    const std::vector<SplitRow> rows = {
+        {1.f, 16384, 0}, {0.f, 0, 0}, {0.5f * u, 1, -8192}, {-0.5f * u, -1, 8192}, {0.49f * u, 0, 8028},
+        {-1.51f * u, -2, 8028}, {3 * u + 5 * uu, 3, 5}, {0.25f, 4096, 0}, {-0.0625f, -1024, 0},
+    };
+    for (const SplitRow &r : rows) {
+        INFO("w " << r.w);
+        int32_t hi = 0, lo = 0;
+        tvFixedSplit(r.w, hi, lo);
+        CHECK(hi == r.hi);
+        CHECK(lo == r.lo);
+    }
     // Every normalised weight of every window, both filters, sources and outputs of 1 to 70 pixels and the
-    // benchmark's axes: inside (-0.2, 1.2), as tvFixedWeight's comment says, so |weight| * 2^14 < 2^15.
+    // benchmark's axes: inside (-0.2, 1.2), as tvFixedSplit's comment says, so hi fits 16 bits; |lo| <= 2^13; and the
+    // parts give the weight within 2^-29.
     std::vector<std::pair<int32_t, int32_t>> axes = {{1080, 256}, {1920, 455}, {1080, 224}, {2000, 100}, {4000, 3}};
     for (int32_t s = 1; s <= 70; ++s)
         for (int32_t d = 1; d <= 70; ++d) axes.emplace_back(s, d);
     float lowest = 0.f, highest = 0.f;
+    double worst = 0.;
+    int32_t mostLo = 0;
     for (const auto &[src, dst] : axes)
         for (bool cubic : {false, true})
             for (int32_t i = 0; i < dst; ++i) {
@@ -303,10 +316,16 @@ TEST_CASE("torchvision antialias, uint8: fixed-point weights fit signed 16 bits,
                     const float v = cubic ? tvAAWeight<true>(w, k, total) : tvAAWeight<false>(w, k, total);
                     lowest = std::min(lowest, v);
                     highest = std::max(highest, v);
+                    int32_t hi = 0, lo = 0;
+                    tvFixedSplit(v, hi, lo);
+                    worst = std::max(worst, std::abs(double(v) - (hi + lo / 16384.) / 16384.));
+                    mostLo = std::max(mostLo, std::abs(lo));
                 }
             }
     CHECK(lowest > -0.2f);
     CHECK(highest < 1.2f);
+    CHECK(mostLo <= 8192);
+    CHECK(worst <= std::ldexp(1., -29));
 }
 
 namespace {
@@ -334,11 +353,12 @@ template <bool Cubic> float torchFloatValue(const std::vector<uint8_t> &img, con
 
 } // namespace
 
-TEST_CASE("torchvision antialias, uint8: the fixed-point sums stay within their bound of PyTorch's float sums", "[resize][cpu]") {
-    // The bound of tvFixedWeight's comment, independent of the weights the code computes: each weight within 2^-15,
-    // so a horizontal sum of n taps within n * 255 * 2^-15, times the vertical weights' absolute sum; plus the float
-    // sums' own rounding (1e-4). Under 1/2, so the rounded uint8 outputs differ by at most 1. Horizontal windows past
-    // kTvFixedMaxTaps keep PyTorch's float sums, the same values.
+TEST_CASE("torchvision antialias, uint8: the fixed-point sums stay within float rounding of PyTorch's float sums", "[resize][cpu]") {
+    // The bound of tvFixedSplit's comment, independent of the weights the code computes: each weight within 2^-29, so
+    // a horizontal sum of n taps within n * 255 * 2^-29, times the vertical weights' absolute sum; plus float32
+    // rounding of both sides' sums, (n + m + 2) * 2^-24 of 255 * 1.25 (m vertical taps). The rounded uint8 outputs
+    // differ only where a value lies that close to a half. Horizontal windows past kTvFixedMaxTaps keep PyTorch's
+    // float sums, the same values.
     const std::vector<FixedRow> rows = {
         {"bilinear 1080x1920 -> 256x455 (the benchmark's), a band", 64, 1920, 15, 455, false},
         {"bicubic 4.2x down (19 taps)", 135, 241, 32, 57, true},
@@ -374,7 +394,8 @@ TEST_CASE("torchvision antialias, uint8: the fixed-point sums stay within their 
                 float vertical = 0.f;
                 for (int32_t j = 0; j < wy.size; ++j)
                     vertical += std::abs(r.cubic ? tvAAWeight<true>(wy, j, ty) : tvAAWeight<false>(wy, j, ty));
-                const float bound = wx.size > kTvFixedMaxTaps ? 0.f : vertical * float(wx.size) * 255.f / 32768.f + 1e-4f;
+                const float rounding = float(wx.size + wy.size + 2) * 255.f * 1.25f * 0x1p-24f;
+                const float bound = wx.size > kTvFixedMaxTaps ? 0.f : vertical * float(wx.size) * 255.f * 0x1p-29f + rounding;
                 worst = std::max(worst, bound);
                 const float diff = std::abs(fixed - want);
                 const int apart = std::abs(int(rounded) - int(saturateFloat<uint8_t>(want)));
@@ -383,7 +404,7 @@ TEST_CASE("torchvision antialias, uint8: the fixed-point sums stay within their 
                 roundedApart += apart;
             }
         CHECK(bad == 0);
-        CHECK(worst < 0.5f);
-        CHECK(roundedApart * 50 <= int64_t(r.dstH) * r.dstW); // outputs a rounding apart: under 2 %
+        CHECK(worst < 0.01f);
+        CHECK(roundedApart * 1000 <= int64_t(r.dstH) * r.dstW); // outputs a rounding apart: under 0.1 %
     }
 }
