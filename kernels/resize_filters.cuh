@@ -497,7 +497,7 @@ template <bool Cubic> CVK_HD float tvAAWeight(const TvWindow &w, int32_t j, floa
 // tiles' widest; wider windows, per pixel only, keep float sums): each normalised weight w split into two signed
 // 16-bit integers, w * 2^14 = hi + lo * 2^-14 + e with |e| <= 2^-15 (tvFixedSplit; the filters' normalised weights lie
 // within (-0.2, 1.2), the CPU tests sweep them, so hi fits), the products of each part with the bytes summed as
-// integers (exact, in any order: the tiles sum them two taps an instruction with dp2a, pairDot), the two sums joined in
+// integers (exact, in any order: the tiles sum them two taps an instruction with dp2a, pairDot), the two sums joined by
 // one fused multiply-add (tvFixedJoin) and the vertical sum of those floats in float as PyTorch's, scaled by 2^-14 at
 // the end (exact). A weight is then off by at most 2^-29, a sum of n taps by n * 255 * 2^-29 (5e-6 at 10 taps) plus
 // one float rounding: the size of float32's own rounding in PyTorch's sums, which torchvision's uint8 results take
@@ -507,7 +507,8 @@ template <bool Cubic> CVK_HD float tvAAWeight(const TvWindow &w, int32_t j, floa
 constexpr int32_t kTvFixedMaxTaps = 48;
 constexpr float kTvFixedOne = 16384.f, kTvFixedUnit = 1.f / 16384.f;
 
-// x rounded half away from zero (|x| < 2^22, where x + 0.5f is exact).
+// x rounded half away from zero, |x| < 2^22 (x + 0.5f rounds only within 2^-25 of a half, e.g. 0.49999997f gives 1:
+// tvFixedSplit's lo then takes the rest, -8192, and the split stays within 2^-29).
 CVK_HD int32_t tvRoundAway(float x) { return static_cast<int32_t>(x < 0.f ? x - 0.5f : x + 0.5f); }
 
 // w as hi + lo * 2^-14 in units of 2^-14: hi = w * 2^14 rounded, lo = the rest times 2^14, rounded (both products by a
@@ -518,8 +519,10 @@ CVK_HD void tvFixedSplit(float w, int32_t &hi, int32_t &lo) {
     lo = tvRoundAway((x - static_cast<float>(hi)) * kTvFixedOne);
 }
 
-// A horizontal sum from its two integer parts, in units of 2^-14: hi + lo * 2^-14, rounded once (fmaf on the host and
-// the device alike). |hi| < 2^24 and |lo| < 2^31 for windows of up to kTvFixedMaxTaps taps.
+// A horizontal sum from its two integer parts, in units of 2^-14: hi + lo * 2^-14 by one fmaf, on the host and the
+// device alike (written out, so that neither contracts or splits it differently). |hi| < 2^24, so float(hi) is exact;
+// |lo| < 2^31 for windows of up to kTvFixedMaxTaps taps, and float(lo) rounds where |lo| >= 2^24 (wide windows), by
+// at most 2^-24 of lo * 2^-14: a second rounding that small, the same on both.
 CVK_HD float tvFixedJoin(int32_t hi, int32_t lo) { return fmaf(static_cast<float>(lo), kTvFixedUnit, static_cast<float>(hi)); }
 
 // Samples destination pixel (dx, dy) the way PyTorch does and emits (c, value converted to T, float value).

@@ -51,9 +51,10 @@ CV_API cvStatus cvResize(cvStream stream, cvTensor src, cvTensor dst, int32_t in
  *  PyTorch's. All types compute in float32; integer results round half to even and saturate, as torchvision's
  *  round_() and clamp (uint8 on the GPU is interpolated in float32 by torchvision too; its CPU uint8 kernels round
  *  each pass at 22 bits instead and may differ by 1). uint8 with antialias sums each horizontal window of up to 48
- *  taps as exact integer sums of its bytes times the weights in two 16-bit parts (units 2^-14 and 2^-28), joined in
- *  one float rounding: within float32 rounding of PyTorch's float sums (a weight off by at most 2^-29), so an output
- *  differs from torchvision's only where its value lies within that rounding of a half, as any other float32 order.
+ *  taps as exact integer sums of its bytes times the weights in two 16-bit parts (units 2^-14 and 2^-28), joined by
+ *  one fused multiply-add: within float32 rounding of PyTorch's float sums (a weight off by at most 2^-29), so an
+ *  output differs from torchvision's only where its value lies within that rounding of a half, as any other float32
+ *  order.
  *  Layouts, dtypes, ordering and errors as cvResize; CV_INTERP_AREA is rejected (CV_ERROR_INVALID_ARGUMENT). */
 CV_API cvStatus cvResizeTorchvision(cvStream stream, cvTensor src, cvTensor dst, int32_t interp, int32_t antialias);
 

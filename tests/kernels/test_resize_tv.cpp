@@ -309,6 +309,7 @@ TEST_CASE("separable antialiased resize: every tile equals sampleTorch value for
         {"bilinear, one channel, rows of 77 bytes (byte loads)", 61, 77, 1, 20, 13, 0, 0, 20, 13, false, true, 0},
         {"bilinear, rows padded to 80 bytes (word loads reach the row end)", 61, 77, 2, 20, 13, 0, 0, 20, 13, false, true, 3},
         {"bicubic 9x down (37 taps), crop", 300, 290, 1, 33, 32, 3, 2, 29, 27, true, true, 2},
+        {"bicubic 11.5x across (47 taps: the widest tile's, uint8 sums in fixed point)", 45, 1012, 1, 15, 88, 0, 0, 15, 88, true, true, 0},
         {"enlarging with antialias", 9, 14, 3, 40, 33, 0, 0, 40, 33, false, true, 2},
         {"bicubic enlarging with antialias, crop", 9, 14, 2, 40, 33, 5, 7, 30, 21, true, true, 2},
         {"interleaved (channels_last) source", 90, 70, 3, 21, 17, 1, 1, 20, 16, false, false, 0},
