@@ -41,9 +41,11 @@ template <bool Half> struct FusedOut {
 };
 
 // One block per (tile column, tile row, image), grid-stride over tile rows and images; every channel of the image
-// in turn, so the column weights (registers) and row weights (shared memory) serve all of them.
-template <class T, int K, class Out>
-__global__ void __launch_bounds__(kTvThreads, kTvMinBlocks<K>) tvTiledKernel(TvJob j, View4 src, Out out, TvTileShape s, bool words) {
+// in turn, so the column weights (registers) and row weights (shared memory) serve all of them. WordBatch and
+// MinBlocks: the uint8 word rows' batch and the blocks per SM the registers are fitted to (the library's are
+// kTvRowBatch and kTvMinBlocks; bench/probes/tv_tiles_variants.cu times others).
+template <class T, int K, class Out, int WordBatch = kTvRowBatch<K>, int MinBlocks = kTvMinBlocks<K>>
+__global__ void __launch_bounds__(kTvThreads, MinBlocks) tvTiledKernel(TvJob j, View4 src, Out out, TvTileShape s, bool words) {
     extern __shared__ float4 tvSmem[];
     // tvTileVertical's all-taps sums for an integer source (finite horizontal sums), in the K rows the plan added for
     // them (padRows: the launch checks it).
@@ -62,7 +64,7 @@ __global__ void __launch_bounds__(kTvThreads, kTvMinBlocks<K>) tvTiledKernel(TvJ
             for (int32_t c = 0; c < C; ++c) {
                 __syncthreads(); // row weights written; the previous plane's vertical pass has read the buffer
                 const Plane p{src.data + n * src.stride[kN] + c * src.stride[kC], src.stride[kH], src.stride[kW], 0};
-                tvTileHorizontal<T, K>(j, t, col, p, words, b, tid, kTvThreads);
+                tvTileHorizontal<T, K, WordBatch>(j, t, col, p, words, b, tid, kTvThreads);
                 __syncthreads();
                 tvTileVertical<T, K>(t, b, tid, kTvThreads, [&](int32_t x, int32_t y, float v) { out(n, c, x, y, v); });
             }
@@ -123,9 +125,9 @@ TvJob jobOf(const View4 &src, int64_t resizeH, int64_t resizeW, int32_t x0, int3
 }
 
 // The compiled window size for the job (the largest window of the indices it computes), the tile height that fits
-// (32 rows, halved until the buffers fit), and that tile's most source rows; for an integer source (`allTaps`) the
-// horizontal buffer holds K rows more (tvTileVertical's all-taps sums).
-bool planJob(const TvJob &j, bool allTaps, TvTileShape &s) {
+// (firstTileH rows, 32 for the library, halved until the buffers fit), and that tile's most source rows; for an
+// integer source (`allTaps`) the horizontal buffer holds K rows more (tvTileVertical's all-taps sums).
+bool planJob(const TvJob &j, bool allTaps, TvTileShape &s, int32_t firstTileH = 32) {
     int32_t most = 0;
     for (int32_t i = 0; i < j.outW; ++i) most = std::max(most, tvJobWindowX(j, i).size);
     for (int32_t i = 0; i < j.outH; ++i) most = std::max(most, tvJobWindowY(j, i).size);
@@ -133,7 +135,7 @@ bool planJob(const TvJob &j, bool allTaps, TvTileShape &s) {
     for (int v = kTvTapVariants - 1; v >= 0; --v)
         if (most <= kTvTaps[v]) s.taps = v;
     if (s.taps < 0) return false;
-    for (s.tileH = 32; s.tileH >= 1; s.tileH /= 2) {
+    for (s.tileH = firstTileH; s.tileH >= 1; s.tileH /= 2) {
         s.maxRows = 0;
         for (int32_t y0 = 0; y0 < j.outH; y0 += s.tileH) {
             int32_t lo, count;

@@ -256,12 +256,13 @@ template <class T, int K> constexpr int kTvValueBatch = K <= 12 && sizeof(T) > 1
 template <int K> constexpr int kTvMinBlocks = K <= 12 ? 3 : (K <= 24 ? 2 : 1);
 
 // Phase 2 for uint8 rows of word loads (rows 4-byte aligned, pixels one byte apart): the thread's rows r, r + step,
-// ... of the tile, U at a time, every load of the U rows issued before any sum; the row address advances by a stride
-// (no multiply per row) and Whole is the lane's, fixed for the tile (tvLoadWords).
-template <int K, bool Whole>
+// ... of the tile, U at a time (kTvRowBatch; bench/probes/tv_tiles_variants.cu times others), every load of the U rows
+// issued before any sum; the row address advances by a stride (no multiply per row) and Whole is the lane's, fixed for
+// the tile (tvLoadWords).
+template <int K, bool Whole, int U = kTvRowBatch<K>>
 CVK_TV_HD void tvTileWordRows(const TvTile &t, const TvFixedColumn<K> &col, const Plane &p, int32_t srcW, const TvBuffers &b, int lane,
                               int32_t r, int step) {
-    constexpr int U = kTvRowBatch<K>, NW = tvWordsOf(K);
+    constexpr int NW = tvWordsOf(K);
     const int32_t base = col.lo & ~3;
     const int64_t stride = p.rowStride * step;
     const uint8_t *at = reinterpret_cast<const uint8_t *>(p.base + int64_t(t.row0 + r) * p.rowStride) + base;
@@ -280,8 +281,8 @@ CVK_TV_HD void tvTileWordRows(const TvTile &t, const TvFixedColumn<K> &col, cons
 }
 
 // Phase 2 (one channel plane): the horizontal sums of every source row of the tile for the thread's column.
-// `words`: the rows are uint8, 4-byte aligned, pixels one byte apart (tvTileWordRows).
-template <class T, int K>
+// `words`: the rows are uint8, 4-byte aligned, pixels one byte apart (tvTileWordRows, WordBatch rows at a time).
+template <class T, int K, int WordBatch = kTvRowBatch<K>>
 CVK_TV_HD void tvTileHorizontal(const TvJob &j, const TvTile &t, const TvColumnOf<T, K> &col, const Plane &p, bool words,
                                 const TvBuffers &b, int tid, int nthreads) {
     const int lane = tid % kTvTileW, step = nthreads / kTvTileW;
@@ -290,9 +291,9 @@ CVK_TV_HD void tvTileHorizontal(const TvJob &j, const TvTile &t, const TvColumnO
     if constexpr (sizeof(T) == 1) {
         if (words) {
             if ((col.lo & ~3) + 4 * tvWordsOf(K) <= j.srcW)
-                tvTileWordRows<K, true>(t, col, p, j.srcW, b, lane, r, step);
+                tvTileWordRows<K, true, WordBatch>(t, col, p, j.srcW, b, lane, r, step);
             else
-                tvTileWordRows<K, false>(t, col, p, j.srcW, b, lane, r, step);
+                tvTileWordRows<K, false, WordBatch>(t, col, p, j.srcW, b, lane, r, step);
             return;
         }
     }

@@ -48,13 +48,13 @@ CV_API cvStatus cvResize(cvStream stream, cvTensor src, cvTensor dst, int32_t in
  *  a = -0.5 with antialias, also when enlarging, as PyTorch), CV_INTERP_NEAREST ("nearest-exact"),
  *  CV_INTERP_NEAREST_FLOOR ("nearest"). antialias nonzero: PyTorch's antialiased kernels (support scaled by the
  *  downscale factor, weights normalised per output pixel; no effect for nearest). Scales are float32 src / dst as
- *  PyTorch's. All types compute in float32; integer results round half to even and saturate, as torchvision's
- *  round_() and clamp (uint8 on the GPU is interpolated in float32 by torchvision too; its CPU uint8 kernels round
- *  each pass at 22 bits instead and may differ by 1). uint8 with antialias sums each horizontal window of up to 48
- *  taps as exact integer sums of its bytes times the weights in two 16-bit parts (units 2^-14 and 2^-28), joined by
- *  one fused multiply-add: within float32 rounding of PyTorch's float sums (a weight off by at most 2^-29), so an
- *  output differs from torchvision's only where its value lies within that rounding of a half, as any other float32
- *  order.
+ *  PyTorch's. All types compute in float32, except the horizontal sums of uint8 with antialias (below); integer
+ *  results round half to even and saturate, as torchvision's round_() and clamp (uint8 on the GPU is interpolated
+ *  in float32 by torchvision too; its CPU uint8 kernels round each pass at 22 bits instead and may differ by 1).
+ *  uint8 with antialias: each horizontal window of up to 48 taps is summed as exact integers, its bytes times the
+ *  weights in two 16-bit parts (units 2^-14 and 2^-28), and the two sums are joined by one fused multiply-add; wider
+ *  windows keep float32 sums. A weight is off by at most 2^-29, so results stay within float32 rounding of
+ *  PyTorch's, and an output differs from torchvision's only where its value lies that close to a half.
  *  Layouts, dtypes, ordering and errors as cvResize; CV_INTERP_AREA is rejected (CV_ERROR_INVALID_ARGUMENT). */
 CV_API cvStatus cvResizeTorchvision(cvStream stream, cvTensor src, cvTensor dst, int32_t interp, int32_t antialias);
 

@@ -80,8 +80,8 @@ def tvresize_into(
     ``interp``: LINEAR (bilinear), CUBIC (bicubic: a = -0.75; with ``antialias`` Keys' a = -0.5, also when
     enlarging, as PyTorch), NEAREST (nearest-exact), NEAREST_FLOOR (nearest). ``antialias`` True (default)
     selects PyTorch's antialiased kernels; None means False; ignored for nearest. Integer results round half to
-    even and saturate (uint8 with ``antialias``: exact integer horizontal sums within float32 rounding of PyTorch's,
-    ``cvResizeTorchvision`` in cvcuda/resize.h). Layouts, dtypes, streams and errors as :func:`resize_into`; AREA is rejected."""
+    even and saturate. uint8 with ``antialias``: the horizontal sums are exact integers, and the results are within
+    float32 rounding of PyTorch's (``cvResizeTorchvision`` in cvcuda/resize.h). Layouts, dtypes, streams and errors as :func:`resize_into`; AREA is rejected."""
     function = "cvcuda.tvresize_into"
     dst_cv = tensor_arg(function, "dst", dst)
     src_cv = tensor_arg(function, "src", src)
