@@ -55,6 +55,9 @@
 
 using namespace cvk;
 using fusedprobe::Case;
+using fusedprobe::differsFromPairs;
+using fusedprobe::differingValues;
+using fusedprobe::dstBytesOf;
 using fusedprobe::paramsOf;
 
 namespace {
@@ -184,8 +187,6 @@ template <int BX, int BY, int Hint, bool CS, int Pdl> void launchCand(const Fuse
 }
 
 
-size_t dstBytesOf(const FusedParams &p) { return size_t(p.dst.shape[kN] * p.dst.stride[kN]); }
-
 struct Variant {
     std::string name;
     std::function<void(const FusedParams &, cudaStream_t)> run;
@@ -232,23 +233,6 @@ std::vector<Variant> variants() {
     return v;
 }
 
-// Values whose bits differ between run's output and launchResizeFusedPairs' (both poisoned differently first).
-int64_t mismatchesOf(const std::function<void(const FusedParams &, cudaStream_t)> &run, const FusedParams &p, char *dstRef, char *dstVar,
-                     cudaStream_t st) {
-    const size_t bytes = dstBytesOf(p);
-    const int64_t elem = p.halfOut ? 2 : 4;
-    FusedParams q = p, r = p;
-    q.dst.data = dstVar;
-    r.dst.data = dstRef;
-    CK(cudaMemsetAsync(dstRef, 0x11, bytes, st));
-    CK(cudaMemsetAsync(dstVar, 0x22, bytes, st));
-    CK(launchResizeFusedPairs(r, st));
-    run(q, st);
-    CK(cudaStreamSynchronize(st));
-    std::vector<unsigned char> ref;
-    return fusedprobe::differingValues(dstRef, dstVar, bytes, elem, ref);
-}
-
 // A PDL variant's chain: 9 launches back to back into one output, sources alternating, the last from `last`; its
 // output must be the pair path's of `last`.
 int64_t chainMismatches(const Variant &v, const FusedParams &first, const FusedParams &last, char *dstRef, char *dstVar, cudaStream_t st) {
@@ -261,8 +245,7 @@ int64_t chainMismatches(const Variant &v, const FusedParams &first, const FusedP
     CK(cudaMemsetAsync(dstVar, 0x22, bytes, st));
     for (int i = 0; i < 9; ++i) v.run(i % 2 == 0 ? b : a, st);
     CK(cudaStreamSynchronize(st));
-    std::vector<unsigned char> ref;
-    return fusedprobe::differingValues(dstRef, dstVar, bytes, elem, ref);
+    return differingValues(dstRef, dstVar, bytes, elem);
 }
 
 // The DRAM bytes the chain must move: each crop row's two source rows over the 64-byte chunks its taps touch (Nsight
@@ -359,14 +342,14 @@ int main() {
     std::printf("%-30s %-28s %10s\n", "check", "variant", "mismatches");
     for (const Case &c : checked)
         for (const Variant &v : vs) {
-            const int64_t bad = mismatchesOf(v.run, paramsOf(c, src[0], dstVar), dstRef, dstVar, st);
+            const int64_t bad = differsFromPairs(v.run, paramsOf(c, src[0], dstVar), dstRef, dstVar, st);
             failed |= bad != 0;
             std::printf("%-30s %-28s %10lld\n", c.name, v.name.c_str(), (long long)bad);
         }
     for (const Case &c : odd)
         for (const Variant &v : vs) {
             if (!v.candidate) continue;
-            const int64_t bad = mismatchesOf(v.run, paramsOf(c, src[0], dstVar), dstRef, dstVar, st);
+            const int64_t bad = differsFromPairs(v.run, paramsOf(c, src[0], dstVar), dstRef, dstVar, st);
             failed |= bad != 0;
             std::printf("%-30s %-28s %10lld\n", c.name, v.name.c_str(), (long long)bad);
         }

@@ -50,16 +50,32 @@ inline FusedParams paramsOf(const Case &c, const uint8_t *src, char *dst) {
 }
 
 // Output values (`elem` bytes each) whose bits differ between the device buffers `dstRef` and `dstVar` of `bytes`
-// bytes (after the caller's work on them completed); `ref` receives dstRef's bytes.
-inline int64_t differingValues(const char *dstRef, const char *dstVar, size_t bytes, int64_t elem,
-                               std::vector<unsigned char> &ref) {
-    std::vector<unsigned char> got(bytes);
-    ref.resize(bytes);
+// bytes (after the caller's work on them completed).
+inline int64_t differingValues(const char *dstRef, const char *dstVar, size_t bytes, int64_t elem) {
+    std::vector<unsigned char> ref(bytes), got(bytes);
     CK(cudaMemcpy(ref.data(), dstRef, bytes, cudaMemcpyDeviceToHost));
     CK(cudaMemcpy(got.data(), dstVar, bytes, cudaMemcpyDeviceToHost));
     int64_t bad = 0;
     for (size_t i = 0; i < bytes; i += size_t(elem)) bad += std::memcmp(&ref[i], &got[i], size_t(elem)) != 0;
     return bad;
+}
+
+// The bytes of p's (packed) output.
+inline size_t dstBytesOf(const FusedParams &p) { return size_t(p.dst.shape[cvk::kN] * p.dst.stride[cvk::kN]); }
+
+// Output values whose bits differ between run(p with its output in dstVar, st)'s and the pair path's
+// (launchResizeFusedPairs into dstRef), each buffer poisoned differently first.
+template <class Run> int64_t differsFromPairs(Run &&run, const FusedParams &p, char *dstRef, char *dstVar, cudaStream_t st) {
+    const size_t bytes = dstBytesOf(p);
+    FusedParams q = p, r = p;
+    q.dst.data = dstVar;
+    r.dst.data = dstRef;
+    CK(cudaMemsetAsync(dstRef, 0x11, bytes, st));
+    CK(cudaMemsetAsync(dstVar, 0x22, bytes, st));
+    CK(cvk::launchResizeFusedPairs(r, st));
+    run(q, st);
+    CK(cudaStreamSynchronize(st));
+    return differingValues(dstRef, dstVar, bytes, p.halfOut ? 2 : 4);
 }
 
 } // namespace fusedprobe

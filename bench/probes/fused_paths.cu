@@ -26,6 +26,7 @@
 
 using namespace cvk;
 using fusedprobe::Case;
+using fusedprobe::differsFromPairs;
 using fusedprobe::paramsOf;
 
 namespace {
@@ -307,20 +308,6 @@ std::vector<Variant> variantsOf(const FusedParams &p) {
     return v;
 }
 
-// Output values (elem bytes each) whose bits differ between the variant's and the pair path's output.
-int64_t mismatchesOf(const Variant &v, const FusedParams &p, size_t dstBytes, int64_t elem, char *dstRef, char *dstVar,
-                     std::vector<unsigned char> &ref, cudaStream_t st) {
-    FusedParams q = p, r = p;
-    q.dst.data = dstVar;
-    r.dst.data = dstRef;
-    CK(cudaMemsetAsync(dstRef, 0x11, dstBytes, st));
-    CK(cudaMemsetAsync(dstVar, 0x22, dstBytes, st));
-    CK(launchResizeFusedPairs(r, st));
-    v.run(q, st);
-    CK(cudaStreamSynchronize(st));
-    return fusedprobe::differingValues(dstRef, dstVar, dstBytes, elem, ref);
-}
-
 } // namespace
 
 int main() {
@@ -369,7 +356,6 @@ int main() {
     };
 
     bool failed = false;
-    std::vector<unsigned char> ref;
     std::printf("%-30s %-24s %9s %8s %10s\n", "case", "variant", "us", "x_copy", "mismatches");
     for (const Case &c : timed) {
         const int64_t elem = c.halfOut ? 2 : 4;
@@ -390,7 +376,7 @@ int main() {
                 continue;
             }
             const float t = timeIt([&](int i) { v.run(ps[i % kSets], st); }, st);
-            const int64_t bad = mismatchesOf(v, ps[0], dstBytes, elem, dstRef, dstVar, ref, st);
+            const int64_t bad = differsFromPairs(v.run, ps[0], dstRef, dstVar, st);
             failed |= bad != 0;
             std::printf("%-30s %-24s %9.1f %8.2f %10lld\n", c.name, v.name.c_str(), t, t / tCopy, (long long)bad);
         }
@@ -433,15 +419,13 @@ int main() {
         }
     }
     for (const Case &c : odd) {
-        const int64_t elem = c.halfOut ? 2 : 4;
         const FusedParams p = paramsOf(c, src[0], dstVar);
-        const size_t dstBytes = size_t(p.dst.shape[kN] * p.dst.stride[kN]);
         for (const Variant &v : variantsOf(p)) {
             if (!v.run) {
                 std::printf("%-30s %-24s %9s %8s %10s\n", c.name, v.name.c_str(), "n/a", "-", "-");
                 continue;
             }
-            const int64_t bad = mismatchesOf(v, p, dstBytes, elem, dstRef, dstVar, ref, st);
+            const int64_t bad = differsFromPairs(v.run, p, dstRef, dstVar, st);
             failed |= bad != 0;
             std::printf("%-30s %-24s %9s %8s %10lld\n", c.name, v.name.c_str(), "-", "-", (long long)bad);
         }
