@@ -12,7 +12,7 @@
 #include "flip_thread.cuh"
 
 #include "common/bulk_copy.cuh"
-#include "common/bulk_device.hpp"
+#include "common/sm90_code.hpp"
 #include "common/vector_io.cuh"
 
 #include <vector>
@@ -593,8 +593,8 @@ template <int P> cudaError_t launchColumnGroups(const FlipParams &p, cudaStream_
 
 // Whether flipRowsBulk runs here (its sm_90 code).
 bool flipBulkDevice() {
-    static BulkDeviceCache known;
-    return bulkCodeOnDevice(reinterpret_cast<const void *>(&flipRowsBulk<1, false>), known);
+    static Sm90CodeCache known;
+    return sm90CodeOnDevice(reinterpret_cast<const void *>(&flipRowsBulk<1, false>), known);
 }
 
 // flipRowsBulk: units of kBulkUnitBytes at most, one wave of blocks (at most kBulkBlocksPerSM an SM). The

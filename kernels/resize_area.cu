@@ -1,7 +1,7 @@
 // cvResize's AREA row path (resize_area.cuh): when it applies (planResizeArea), its block width and bands, and its
 // kernels per (compiled taps, channel count), dispatched through one table without holes.
 #include "resize.hpp"
-#include "common/bulk_device.hpp"
+#include "common/sm90_code.hpp"
 #include "resize_area.cuh"
 #include "resize_area_ring.cuh"
 #include "resize_area_warp.cuh"
@@ -258,8 +258,8 @@ bool planResizeAreaRing(const ResizeParams &p, const ResizeAreaShape &block, Res
 
 // Whether the warp and ring kernels (and the other bulk-copy kernels of cvResize, built for the same targets) run here.
 bool resizeBulkCopyDevice() {
-    static BulkDeviceCache known;
-    return bulkCodeOnDevice(reinterpret_cast<const void *>(kAreaWarpKernels[0][0][0]), known);
+    static Sm90CodeCache known;
+    return sm90CodeOnDevice(reinterpret_cast<const void *>(kAreaWarpKernels[0][0][0]), known);
 }
 
 bool resizeAreaRingPreferred(const ResizeAreaShape &shape) { return kAreaTaps[shape.taps] > kAreaWarpPairTaps && shape.warps >= kAreaRingMinWarps; }

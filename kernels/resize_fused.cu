@@ -8,6 +8,7 @@
 #include "resize_band.cuh"
 #include "resize_fused_staged.cuh"
 #include "common/launch.cuh"
+#include "common/overlap_launch.cuh"
 #include "resize_launch.cuh"
 
 #include <cuda_fp16.h>
@@ -124,6 +125,7 @@ template <bool Half, int C> __global__ void __launch_bounds__(kPairBlockX *kPair
     const int64_t rowBytes = int64_t(m.x.src) * C;
     const char *image = p.src.data + n * p.src.stride[kN];
     PixelPair r0, r1;
+    waitPriorGrid(); // launched overlapping the previous kernel (launchResizeFusedPairs): no global access before
     fetchPairs<C>(reinterpret_cast<const uint8_t *>(image + ty.i0 * p.src.stride[kH]), reinterpret_cast<const uint8_t *>(image + ty.i1 * p.src.stride[kH]),
                   rowBytes, tx.i0, tx.i1, r0, r1);
     float v[C];
@@ -375,8 +377,11 @@ cudaError_t launchResizeFusedPairs(const FusedParams &p, cudaStream_t stream) {
     if (p.dst.shape[kN] == 0 || p.dst.shape[kH] == 0 || p.dst.shape[kW] == 0) return cudaSuccess;
     const Kernel k = kPairKernels[p.halfOut][p.src.shape[kC] - 1];
     const Mapping m = mappingOf(p.src, p.resizeH, p.resizeW, p.interp);
+    static Sm90CodeCache known;
+    const bool overlap = sm90CodeOnDevice(reinterpret_cast<const void *>(k), known); // overlap_launch.cuh
     // The kernel has no loops: one launch per grid's worth (65535 row tiles, 65535 images), each on its part of the crop
-    // (the taps follow cropY; the mapping is the whole resize's).
+    // (the taps follow cropY; the mapping is the whole resize's). Each launch may overlap the kernel before it in the
+    // stream (overlap_launch.cuh): its taps are computed while that kernel drains, its loads wait for it.
     const int64_t rowsPerLaunch = int64_t(65535) * kPairBlockY, imagesPerLaunch = 65535;
     for (int64_t n0 = 0; n0 < p.dst.shape[kN]; n0 += imagesPerLaunch)
         for (int64_t y0 = 0; y0 < p.dst.shape[kH]; y0 += rowsPerLaunch) {
@@ -386,8 +391,9 @@ cudaError_t launchResizeFusedPairs(const FusedParams &p, cudaStream_t stream) {
             q.dst.shape[kN] = std::min(imagesPerLaunch, p.dst.shape[kN] - n0);
             q.dst.shape[kH] = std::min(rowsPerLaunch, p.dst.shape[kH] - y0);
             q.cropY = p.cropY + static_cast<int32_t>(y0);
-            k<<<fusedGrid(q, kPairBlockX, kPairBlockY), dim3(kPairBlockX, kPairBlockY), 0, stream>>>(q, m);
-            if (const cudaError_t err = cudaGetLastError(); err != cudaSuccess) return err;
+            if (const cudaError_t err = launchOverlapped(overlap, k, fusedGrid(q, kPairBlockX, kPairBlockY), dim3(kPairBlockX, kPairBlockY), 0, stream, q, m);
+                err != cudaSuccess)
+                return err;
         }
     return cudaSuccess;
 }
