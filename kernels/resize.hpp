@@ -55,6 +55,10 @@ struct TvTileShape {
     int32_t maxRows;   // the most source rows one tile's horizontal buffer holds
     int32_t padRows;   // rows of the buffer past maxRows: taps for an integer source (all-taps vertical sums), else 0
     int32_t smemBytes; // dynamic shared memory per block
+    // The staged variant (tvStagedKernel): bytes a staged source row takes (the widest tile's span, 16-byte chunks),
+    // 0 when the plan does not stage; where the two stages start in shared memory (16-byte aligned).
+    int32_t stagePitch;
+    int32_t stageOffset;
 };
 
 // The geometry of cvResize's row paths (resize_rows.cuh): the destination width is cut into strips of stripW
@@ -362,8 +366,10 @@ cudaError_t launchResizeFusedPairs(const FusedParams &p, cudaStream_t stream);
 cudaError_t launchResizeFusedGeneral(const FusedParams &p, cudaStream_t stream);
 
 // Whether the separable path takes the antialiased torchvision resize p (a plain resize) or q (the fused pass): the
-// antialiased modes with windows of at most 48 taps on both axes and a tile that fits 48 KiB of shared memory. It
-// computes the values of the per-pixel sampler (sampleTorch), bit for bit. Pure host arithmetic (CPU tests).
+// antialiased modes with windows of at most 48 taps on both axes and a tile that fits 48 KiB of shared memory; for
+// uint8 planes of 16-byte aligned rows and 12-tap windows, the staged variant (stagePitch > 0), which takes up to
+// 100 KiB. It computes the values of the per-pixel sampler (sampleTorch), bit for bit. Pure host arithmetic (CPU
+// tests).
 bool planTvResizeTile(const ResizeParams &p, TvTileShape &shape);
 bool planTvFusedTile(const FusedParams &q, TvTileShape &shape);
 cudaError_t launchTvResizeTiled(const ResizeParams &p, const TvTileShape &shape, cudaStream_t stream);

@@ -107,6 +107,17 @@ CVK_BAND_HD void bandCopy16(uint8_t *smem, const uint8_t *gmem) {
     std::memcpy(smem, gmem, 16);
 #endif
 }
+// bandCopy16 of the chunk's first `bytes` (0 to 16) bytes, the rest of the slot's 16 zero (cp.async's src-size
+// operand), so that a chunk reaching past the end of a row reads nothing beyond it; gmem is 16-byte aligned and read
+// only where bytes > 0.
+CVK_BAND_HD void bandCopy16Zero(uint8_t *smem, const uint8_t *gmem, int32_t bytes) {
+#if defined(CVK_BAND_CP_ASYNC)
+    const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(smem));
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(s), "l"(gmem), "r"(bytes) : "memory");
+#else
+    for (int32_t i = 0; i < 16; ++i) smem[i] = i < bytes ? loadByte(gmem + i) : uint8_t(0);
+#endif
+}
 CVK_BAND_HD void bandCommit() {
 #if defined(CVK_BAND_CP_ASYNC)
     asm volatile("cp.async.commit_group;\n" ::: "memory");

@@ -6,10 +6,13 @@
 #include "resize_launch.cuh"
 #include "resize_tv_tile.cuh"
 
+#include "common/overlap_launch.cuh"
+
 #include <cuda_fp16.h>
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -60,6 +63,7 @@ __global__ void __launch_bounds__(kTvThreads, MinBlocks) tvTiledKernel(TvJob j, 
         const TvColumnOf<T, K> col = tvColumnOf<T, K>(j, t, tid % kTvTileW);
         __syncthreads(); // the previous tile's vertical pass has read the row weights
         tvTileRowsSetup<K>(j, t, b, tid, kTvThreads);
+        waitPriorGrid(); // launched overlapping the previous kernel (tvLaunch): the setup above reads no global memory
         for (int64_t n = blockIdx.z; n < src.shape[kN]; n += gridDim.z)
             for (int32_t c = 0; c < C; ++c) {
                 __syncthreads(); // row weights written; the previous plane's vertical pass has read the buffer
@@ -68,6 +72,60 @@ __global__ void __launch_bounds__(kTvThreads, MinBlocks) tvTiledKernel(TvJob j, 
                 __syncthreads();
                 tvTileVertical<T, K>(t, b, tid, kTvThreads, [&](int32_t x, int32_t y, float v) { out(n, c, x, y, v); });
             }
+    }
+}
+
+// The staged variant (resize_tv_tile.cuh, tvStageFill): uint8 word rows, 12-tap windows, 16-byte aligned rows. The
+// block's planes (images blockIdx.z, + gridDim.z, ..., every channel of each) go through two stages in shared memory:
+// plane q + 1's copies are in flight while plane q is summed. Barriers: the one before a plane's horizontal phase
+// makes its copies (each thread waited for its own) visible to all and ends the previous plane's vertical phase (the
+// buffer); the one after it ends the reads of its stage, which the copies issued at the next plane's top overwrite
+// with plane q + 2's.
+template <class Out, int WordBatch = kTvRowBatch<12>>
+__global__ void __launch_bounds__(kTvThreads, kTvMinBlocks<12>) tvStagedKernel(TvJob j, View4 src, Out out, TvTileShape s) {
+    constexpr int K = 12;
+    extern __shared__ float4 tvSmem[];
+    const TvBuffers b = tvCarve<K>(tvSmem, s.maxRows + s.padRows, s.tileH);
+    uint8_t *const stages = reinterpret_cast<uint8_t *>(tvSmem) + s.stageOffset;
+    const int32_t stageBytes = s.maxRows * s.stagePitch;
+    const int tid = static_cast<int>(threadIdx.x);
+    tvZeroBuffer(b, s.maxRows + s.padRows, tid, kTvThreads); // ordered by the barrier before the first tile's setup
+    const int32_t tilesY = (j.outH + s.tileH - 1) / s.tileH;
+    const int32_t C = static_cast<int32_t>(src.shape[kC]);
+    const int64_t images = src.shape[kN] > blockIdx.z ? (src.shape[kN] - 1 - blockIdx.z) / gridDim.z + 1 : 0;
+    const int64_t planes = images * C;
+    const auto planeOf = [&](int64_t q, int64_t &n, int32_t &c) {
+        n = blockIdx.z + (q / C) * gridDim.z;
+        c = static_cast<int32_t>(q % C);
+        return Plane{src.data + n * src.stride[kN] + c * src.stride[kC], src.stride[kH], src.stride[kW], 0};
+    };
+    for (int32_t ty = blockIdx.y; ty < tilesY; ty += gridDim.y) {
+        const TvTile t = tvTileOf(j, s.tileH, static_cast<int32_t>(blockIdx.x), ty);
+        const TvStageSpan span = tvStageSpan<K>(j, t);
+        const TvFixedColumn<K> col = tvColumnOf<uint8_t, K>(j, t, tid % kTvTileW);
+        __syncthreads(); // the previous tile's vertical pass has read the row weights, its horizontal pass the stages
+        tvTileRowsSetup<K>(j, t, b, tid, kTvThreads);
+        waitPriorGrid(); // launched overlapping the previous kernel (tvLaunch): nothing above reads global memory
+        int64_t n = 0;
+        int32_t c = 0;
+        if (planes > 0) tvStageFill(planeOf(0, n, c), t, span, j.srcW, stages, tid, kTvThreads);
+        bandCommit();
+        for (int64_t q = 0; q < planes; ++q) {
+            if (q + 1 < planes) {
+                int64_t n1;
+                int32_t c1;
+                tvStageFill(planeOf(q + 1, n1, c1), t, span, j.srcW, stages + ((q + 1) & 1) * stageBytes, tid, kTvThreads);
+                bandCommit();
+                bandWait<1>(); // all but the newest group: plane q's copies
+            } else {
+                bandWait<0>();
+            }
+            planeOf(q, n, c);
+            __syncthreads();
+            tvTileStagedHorizontal<K, WordBatch>(t, col, stages + (q & 1) * stageBytes, span, b, tid, kTvThreads);
+            __syncthreads();
+            tvTileVertical<uint8_t, K>(t, b, tid, kTvThreads, [&](int32_t x, int32_t y, float v) { out(n, c, x, y, v); });
+        }
     }
 }
 
@@ -99,6 +157,12 @@ const std::tuple<PlainRow<uint8_t>, PlainRow<uint16_t>, PlainRow<int16_t>, Plain
 const TapsRow<FusedOut<false>> kFusedFloat = tapsRowOf<uint8_t, FusedOut<false>>();
 const TapsRow<FusedOut<true>> kFusedHalf = tapsRowOf<uint8_t, FusedOut<true>>();
 
+// The staged kernels: uint8 sources, 12-tap windows (one kernel per output).
+template <class Out> using StagedKernel = void (*)(TvJob, View4, Out, TvTileShape);
+const StagedKernel<PlainOut<uint8_t>> kStagedPlain = &tvStagedKernel<PlainOut<uint8_t>>;
+const StagedKernel<FusedOut<false>> kStagedFloat = &tvStagedKernel<FusedOut<false>>;
+const StagedKernel<FusedOut<true>> kStagedHalf = &tvStagedKernel<FusedOut<true>>;
+
 using PixelKernel = void (*)(FusedParams, Mapping);
 template <int M, bool Half> constexpr PixelKernel pixelKernel() { return &tvFusedPixelKernel<M, Half>; }
 template <bool Half, size_t... M> constexpr std::array<PixelKernel, kTvModeCount> pixelRow(std::index_sequence<M...>) {
@@ -127,7 +191,7 @@ TvJob jobOf(const View4 &src, int64_t resizeH, int64_t resizeW, int32_t x0, int3
 // The compiled window size for the job (the largest window of the indices it computes), the tile height that fits
 // (firstTileH rows, 32 for the library, halved until the buffers fit), and that tile's most source rows; for an
 // integer source (`allTaps`) the horizontal buffer holds K rows more (tvTileVertical's all-taps sums).
-bool planJob(const TvJob &j, bool allTaps, TvTileShape &s, int32_t firstTileH = 32) {
+bool planJob(const TvJob &j, bool allTaps, TvTileShape &s, int32_t firstTileH = 32, int32_t smemLimit = kTileSmemLimit) {
     int32_t most = 0;
     for (int32_t i = 0; i < j.outW; ++i) most = std::max(most, tvJobWindowX(j, i).size);
     for (int32_t i = 0; i < j.outH; ++i) most = std::max(most, tvJobWindowY(j, i).size);
@@ -144,7 +208,7 @@ bool planJob(const TvJob &j, bool allTaps, TvTileShape &s, int32_t firstTileH = 
         }
         s.padRows = allTaps ? kTvTaps[s.taps] : 0;
         s.smemBytes = tvSmemBytes(s.maxRows + s.padRows, s.tileH, kTvTaps[s.taps]);
-        if (s.smemBytes <= kTileSmemLimit) return true;
+        if (s.smemBytes <= smemLimit) return true;
     }
     return false;
 }
@@ -157,10 +221,64 @@ bool wordRows(const View4 &src, int32_t type) {
            (src.shape[kN] == 1 || aligned4(src.stride[kN])) && (src.shape[kC] == 1 || aligned4(src.stride[kC]));
 }
 
+bool aligned16(int64_t v) { return (v & 15) == 0; }
+
+// Shared memory a staged kernel may take (opted into past the default 48 KiB, allowStagedSmem): two blocks an SM at
+// least. The benchmark's 1080x1920 -> 256x455 plane takes 21 KiB of buffers and two stages of 142 rows x 176 bytes.
+constexpr int32_t kTvStagedSmemLimit = 100 * 1024;
+
+// The staged variant for job j when it applies (tvStagedKernel: 12-tap windows, uint8 word rows from 16-byte
+// aligned planes and rows, every tile's span at most kTvThreads chunks, both stages within kTvStagedSmemLimit): s
+// gains the stages' pitch and place, else stays as it is (stagePitch 0).
+void planTvStage(const TvJob &j, const View4 &src, int32_t type, TvTileShape &s) {
+    s.stagePitch = 0;
+    s.stageOffset = 0;
+    if (s.taps != 0 || !wordRows(src, type) || !aligned16(reinterpret_cast<intptr_t>(src.data)) || !aligned16(src.stride[kH]) ||
+        (src.shape[kN] > 1 && !aligned16(src.stride[kN])) || (src.shape[kC] > 1 && !aligned16(src.stride[kC])))
+        return;
+    int32_t pitch = 0;
+    for (int32_t tx = 0; tx * kTvTileW < j.outW; ++tx) pitch = std::max(pitch, tvStageSpan<kTvTaps[0]>(j, tvTileOf(j, s.tileH, tx, 0)).bytes);
+    const int32_t offset = (s.smemBytes + 15) & ~15;
+    const int64_t bytes = offset + 2 * int64_t(s.maxRows) * pitch;
+    if (pitch / 16 > kTvThreads || bytes > kTvStagedSmemLimit) return;
+    s.stagePitch = pitch;
+    s.stageOffset = offset;
+    s.smemBytes = static_cast<int32_t>(bytes);
+}
+
 dim3 tvGrid(const TvJob &j, const TvTileShape &s, int64_t n) {
     return dim3(static_cast<unsigned>((j.outW + kTvTileW - 1) / kTvTileW),
                 static_cast<unsigned>(std::min<int64_t>((j.outH + s.tileH - 1) / s.tileH, 65535)),
                 static_cast<unsigned>(std::min<int64_t>(n, 65535)));
+}
+
+// A tiles kernel's launch, overlapping the kernel before it in the stream where the kernel's code has the wait
+// (overlap_launch.cuh; every tiles kernel is built for the same targets, so one cache serves them all).
+template <class Kernel, class... Args> cudaError_t tvLaunch(Kernel k, dim3 grid, int32_t smemBytes, cudaStream_t stream, const Args &...args) {
+    static Sm90CodeCache known;
+    return launchOverlapped(sm90CodeOnDevice(reinterpret_cast<const void *>(k), known), k, grid, dim3(kTvThreads), smemBytes, stream, args...);
+}
+
+// The staged kernels take more shared memory than the default 48 KiB: kTvStagedSmemLimit allowed once per device
+// and kernel (one kernel per output type, so one flag per device and type).
+template <class Out> cudaError_t allowStagedSmem(StagedKernel<Out> k) {
+    static std::atomic<int8_t> allowed[kSm90CacheDevices];
+    int device = 0;
+    if (const cudaError_t err = cudaGetDevice(&device); err != cudaSuccess) return err;
+    if (device >= 0 && device < kSm90CacheDevices && allowed[device].load(std::memory_order_relaxed)) return cudaSuccess;
+    const cudaError_t err = cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, kTvStagedSmemLimit);
+    if (err == cudaSuccess && device >= 0 && device < kSm90CacheDevices) allowed[device].store(1, std::memory_order_relaxed);
+    return err;
+}
+
+// The tiled or, where the plan stages (planTvStage), the staged kernel of output Out.
+template <class Out>
+cudaError_t launchTiles(TiledKernel<Out> tiled, StagedKernel<Out> staged, const TvJob &j, const View4 &src, const Out &out, const TvTileShape &s,
+                        int64_t n, bool words, cudaStream_t stream) {
+    const dim3 grid = tvGrid(j, s, n);
+    if (s.stagePitch == 0) return tvLaunch(tiled, grid, s.smemBytes, stream, j, src, out, s, words);
+    if (const cudaError_t err = allowStagedSmem(staged); err != cudaSuccess) return err;
+    return tvLaunch(staged, grid, s.smemBytes, stream, j, src, out, s);
 }
 
 // Whether a plan holds the rows tvTiledKernel<T> reads: an integer source's all-taps vertical sums read K rows past the
@@ -170,9 +288,13 @@ template <class T> bool planFits(const TvTileShape &s) { return !std::is_integra
 // Type row I of kPlain (the ResizeType order), element type T.
 template <size_t I, class T> cudaError_t launchPlain(const ResizeParams &p, const TvJob &j, const TvTileShape &s, cudaStream_t stream) {
     if (!planFits<T>(s)) return cudaErrorInvalidValue;
-    const auto k = std::get<I>(kPlain)[s.taps];
-    k<<<tvGrid(j, s, p.dst.shape[kN]), kTvThreads, s.smemBytes, stream>>>(j, p.src, PlainOut<T>{p.dst}, s, wordRows(p.src, p.type));
-    return cudaGetLastError();
+    if constexpr (std::is_same_v<T, uint8_t>)
+        return launchTiles(std::get<I>(kPlain)[s.taps], kStagedPlain, j, p.src, PlainOut<T>{p.dst}, s, p.dst.shape[kN], wordRows(p.src, p.type), stream);
+    else if (s.stagePitch != 0)
+        return cudaErrorInvalidValue; // only uint8 sources stage
+    else
+        return tvLaunch(std::get<I>(kPlain)[s.taps], tvGrid(j, s, p.dst.shape[kN]), s.smemBytes, stream, j, p.src, PlainOut<T>{p.dst}, s,
+                        wordRows(p.src, p.type));
 }
 
 template <class Row> cudaError_t preloadRow(const Row &row) {
@@ -189,12 +311,18 @@ template <class Row> cudaError_t preloadRow(const Row &row) {
 bool planTvResizeTile(const ResizeParams &p, TvTileShape &s) {
     if (!isAntialiased(p.torchMode) || p.type < 0 || p.type >= kResizeTypeCount) return false;
     const bool integer = p.type == kResizeU8 || p.type == kResizeU16 || p.type == kResizeS16;
-    return planJob(jobOf(p.src, p.dst.shape[kH], p.dst.shape[kW], 0, 0, p.dst.shape[kH], p.dst.shape[kW], p.torchMode), integer, s);
+    const TvJob j = jobOf(p.src, p.dst.shape[kH], p.dst.shape[kW], 0, 0, p.dst.shape[kH], p.dst.shape[kW], p.torchMode);
+    if (!planJob(j, integer, s)) return false;
+    planTvStage(j, p.src, p.type, s);
+    return true;
 }
 
 bool planTvFusedTile(const FusedParams &q, TvTileShape &s) {
     if (!isAntialiased(q.torchMode)) return false;
-    return planJob(jobOf(q.src, q.resizeH, q.resizeW, q.cropX, q.cropY, q.dst.shape[kH], q.dst.shape[kW], q.torchMode), true, s); // uint8
+    const TvJob j = jobOf(q.src, q.resizeH, q.resizeW, q.cropX, q.cropY, q.dst.shape[kH], q.dst.shape[kW], q.torchMode);
+    if (!planJob(j, true, s)) return false; // uint8
+    planTvStage(j, q.src, kResizeU8, s);
+    return true;
 }
 
 cudaError_t launchTvResizeTiled(const ResizeParams &p, const TvTileShape &s, cudaStream_t stream) {
@@ -218,12 +346,9 @@ cudaError_t launchTvFused(const FusedParams &q, cudaStream_t stream) {
         const TvJob j = jobOf(q.src, q.resizeH, q.resizeW, q.cropX, q.cropY, q.dst.shape[kH], q.dst.shape[kW], q.torchMode);
         if (!planFits<uint8_t>(s)) return cudaErrorInvalidValue;
         const bool words = wordRows(q.src, kResizeU8);
-        const dim3 grid = tvGrid(j, s, q.dst.shape[kN]);
-        if (q.halfOut)
-            kFusedHalf[s.taps]<<<grid, kTvThreads, s.smemBytes, stream>>>(j, q.src, FusedOut<true>{q}, s, words);
-        else
-            kFusedFloat[s.taps]<<<grid, kTvThreads, s.smemBytes, stream>>>(j, q.src, FusedOut<false>{q}, s, words);
-        return cudaGetLastError();
+        const int64_t n = q.dst.shape[kN];
+        return q.halfOut ? launchTiles(kFusedHalf[s.taps], kStagedHalf, j, q.src, FusedOut<true>{q}, s, n, words, stream)
+                         : launchTiles(kFusedFloat[s.taps], kStagedFloat, j, q.src, FusedOut<false>{q}, s, n, words, stream);
     }
     Mapping m{};
     m.x = makeAxis(static_cast<int32_t>(q.src.shape[kW]), q.resizeW);
@@ -240,6 +365,8 @@ cudaError_t preloadTvResizeKernels() {
     if (err == cudaSuccess) err = preloadRow(std::get<4>(kPlain));
     if (err == cudaSuccess) err = preloadRow(kFusedFloat);
     if (err == cudaSuccess) err = preloadRow(kFusedHalf);
+    if (err == cudaSuccess) err = preloadRow(std::array<const void *, 3>{reinterpret_cast<const void *>(kStagedPlain), reinterpret_cast<const void *>(kStagedFloat),
+                                                                         reinterpret_cast<const void *>(kStagedHalf)});
     for (const auto &row : kPixel)
         if (err == cudaSuccess) err = preloadRow(row);
     return err;

@@ -49,6 +49,7 @@ struct PlanRow {
     cvk::ResizeParams p;
     bool tiled;
     int32_t taps, tileH; // checked when tiled
+    bool staged;         // the staged variant (tvStagedKernel), checked when tiled
 };
 
 } // namespace
@@ -57,14 +58,19 @@ TEST_CASE("planTvResizeTile: the benchmark's rows and what stays per pixel", "[r
     const auto src = nchw(kAligned, 64, 1080, 1920, 3, 1);
     const auto to256 = nchw(kAligned, 64, 256, 455, 3, 1);
     const std::vector<PlanRow> rows = {
-        {"bench: bilinear antialias 1080x1920 -> 256x455", params(src, to256, kTvLinearAA, cvk::kResizeU8), true, 0, 32},
-        {"bicubic antialias 1080x1920 -> 256x455 (19 taps)", params(src, to256, kTvCubicAA, cvk::kResizeU8), true, 1, 32},
-        {"bilinear without antialias", params(src, to256, kTvLinear, cvk::kResizeU8), false, 0, 0},
-        {"nearest", params(src, to256, kTvNearest, cvk::kResizeU8), false, 0, 0},
-        {"float32 channels_last, antialias", params(nhwc(kAligned, 2, 1080, 1920, 3, 4), nhwc(kAligned, 2, 256, 455, 3, 4), kTvLinearAA, cvk::kResizeF32), true, 0, 32},
-        {"enlarging with antialias (3 taps)", params(nchw(kAligned, 1, 10, 20, 1, 1), nchw(kAligned, 1, 31, 47, 1, 1), kTvLinearAA, cvk::kResizeU8), true, 0, 32},
-        {"bilinear by 20 (41 taps; 8 rows a tile: the buffer also holds 48 rows past the most a tile reads)", params(nchw(kAligned, 1, 2000, 2000, 1, 1), nchw(kAligned, 1, 100, 100, 1, 1), kTvLinearAA, cvk::kResizeU8), true, 2, 8},
-        {"bilinear 1080x1920 -> 1x1 (too many taps)", params(src, nchw(kAligned, 64, 1, 1, 3, 1), kTvLinearAA, cvk::kResizeU8), false, 0, 0},
+        {"bench: bilinear antialias 1080x1920 -> 256x455 (staged)", params(src, to256, kTvLinearAA, cvk::kResizeU8), true, 0, 32, true},
+        {"rows of 1924 bytes: word rows, not 16-byte aligned ones", params(nchw(kAligned, 64, 1080, 1920, 3, 1, 4), to256, kTvLinearAA, cvk::kResizeU8), true, 0, 32, false},
+        {"a source 4 bytes off 16", params(nchw(kAligned + 4, 64, 1080, 1920, 3, 1), to256, kTvLinearAA, cvk::kResizeU8), true, 0, 32, false},
+        {"channels_last uint8 (pixels 3 bytes apart)", params(nhwc(kAligned, 2, 1080, 1920, 3, 1), nhwc(kAligned, 2, 256, 455, 3, 1), kTvLinearAA, cvk::kResizeU8), true, 0, 32, false},
+        {"bicubic antialias 1080x1920 -> 256x455 (19 taps)", params(src, to256, kTvCubicAA, cvk::kResizeU8), true, 1, 32, false},
+        {"bilinear without antialias", params(src, to256, kTvLinear, cvk::kResizeU8), false, 0, 0, false},
+        {"nearest", params(src, to256, kTvNearest, cvk::kResizeU8), false, 0, 0, false},
+        {"float32 channels_last, antialias", params(nhwc(kAligned, 2, 1080, 1920, 3, 4), nhwc(kAligned, 2, 256, 455, 3, 4), kTvLinearAA, cvk::kResizeF32), true, 0, 32, false},
+        {"float32 planar, antialias", params(nchw(kAligned, 2, 1080, 1920, 3, 4), nchw(kAligned, 2, 256, 455, 3, 4), kTvLinearAA, cvk::kResizeF32), true, 0, 32, false},
+        {"enlarging with antialias (3 taps), rows of 20 bytes", params(nchw(kAligned, 1, 10, 20, 1, 1), nchw(kAligned, 1, 31, 47, 1, 1), kTvLinearAA, cvk::kResizeU8), true, 0, 32, false},
+        {"enlarging with antialias (3 taps), rows of 32 bytes", params(nchw(kAligned, 1, 10, 32, 1, 1), nchw(kAligned, 1, 31, 47, 1, 1), kTvLinearAA, cvk::kResizeU8), true, 0, 32, true},
+        {"bilinear by 20 (41 taps; 8 rows a tile: the buffer also holds 48 rows past the most a tile reads)", params(nchw(kAligned, 1, 2000, 2000, 1, 1), nchw(kAligned, 1, 100, 100, 1, 1), kTvLinearAA, cvk::kResizeU8), true, 2, 8, false},
+        {"bilinear 1080x1920 -> 1x1 (too many taps)", params(src, nchw(kAligned, 64, 1, 1, 3, 1), kTvLinearAA, cvk::kResizeU8), false, 0, 0, false},
     };
     for (const PlanRow &r : rows) {
         INFO(r.what);
@@ -74,10 +80,20 @@ TEST_CASE("planTvResizeTile: the benchmark's rows and what stays per pixel", "[r
         if (!tiled) continue;
         CHECK(s.taps == r.taps);
         CHECK(s.tileH == r.tileH);
-        CHECK(s.smemBytes <= kTileSmemLimit);
         const bool integer = r.p.type == cvk::kResizeU8 || r.p.type == cvk::kResizeU16 || r.p.type == cvk::kResizeS16;
         CHECK(s.padRows == (integer ? kTvTaps[s.taps] : 0)); // the all-taps vertical sums' rows, integer sources only
-        CHECK(s.smemBytes == tvSmemBytes(s.maxRows + s.padRows, s.tileH, kTvTaps[s.taps]));
+        const int32_t buffers = tvSmemBytes(s.maxRows + s.padRows, s.tileH, kTvTaps[s.taps]);
+        REQUIRE((s.stagePitch > 0) == r.staged);
+        if (!r.staged) {
+            CHECK(s.smemBytes <= kTileSmemLimit);
+            CHECK(s.smemBytes == buffers);
+            continue;
+        }
+        // the stages follow the buffers, 16-byte aligned, two of maxRows rows of stagePitch bytes
+        CHECK(s.stageOffset == (buffers + 15) / 16 * 16);
+        CHECK(s.stagePitch % 16 == 0);
+        CHECK(s.smemBytes == s.stageOffset + 2 * s.maxRows * s.stagePitch);
+        CHECK(s.smemBytes <= 100 * 1024);
     }
 }
 
@@ -96,6 +112,8 @@ TEST_CASE("planTvFusedTile: the ImageNet chain's crop of the resized image", "[r
     CHECK(s.taps == 0);
     CHECK(s.tileH == 32);
     CHECK(s.maxRows <= 32 * 5 + 11); // about 4.2 source rows per output row plus one window
+    CHECK(s.stagePitch <= 176);      // 32 columns 4.2 bytes apart and 4 words from the last one's first, in 16-byte chunks
+    CHECK(s.smemBytes <= 76 * 1024); // three blocks an SM of 228 KiB
     q.torchMode = kTvLinear;
     CHECK_FALSE(cvk::planTvFusedTile(q, s)); // without antialias: per pixel
 }
@@ -157,10 +175,12 @@ bool sameValue(float a, float b) { return a == b || (std::isnan(a) && std::isnan
 // and compares each output value with the sampler's (NaN equal to NaN: a float source holds infinities). Each block's
 // buffer starts as NaN, then, as in the kernel, zeroed when the vertical sums take all K taps; before each plane the
 // rows the horizontal phase must write are NaN again. So a row it missed, a zeroing left out or a buffer too short
-// for the all-taps sums shows as a NaN or a REQUIRE.
+// for the all-taps sums shows as a NaN or a REQUIRE. `staged`: the horizontal phase as tvStagedKernel's, the plane's
+// span copied into a stage (poisoned with 0xA5 first: a chunk left out changes sums) by tvStageFill, then summed from
+// there (tvTileStagedHorizontal).
 template <class T, int K>
-int64_t runAndCompare(const TvJob &j, const cvk::TvTileShape &s, const cvk::View4 &src, int32_t rh, int32_t rw, bool words, int64_t n,
-                      int64_t &compared, int64_t &finite) {
+int64_t runAndCompare(const TvJob &j, const cvk::TvTileShape &s, const cvk::View4 &src, int32_t rh, int32_t rw, bool words, bool staged,
+                      int64_t n, int64_t &compared, int64_t &finite) {
     constexpr bool allTaps = std::is_integral_v<T>; // as tvTiledKernel, which launches only when the plan has the rows
     const int32_t bufferRows = s.maxRows + s.padRows;
     std::vector<float4> smem(s.smemBytes / 16 + 1);
@@ -187,7 +207,19 @@ int64_t runAndCompare(const TvJob &j, const cvk::TvTileShape &s, const cvk::View
                 const char *plane = src.data + n * src.stride[cvk::kN] + c * src.stride[cvk::kC];
                 const Plane p{plane, src.stride[cvk::kH], src.stride[cvk::kW], 0};
                 std::fill(b.h, b.h + t.rows * kTvTileW, nan);
-                for (int tid = 0; tid < kTvThreads; ++tid) tvTileHorizontal<T, K>(j, t, cols[tid], p, words, b, tid, kTvThreads);
+                if constexpr (kTvFixed<T> && K == kTvTaps[0]) {
+                    if (staged) {
+                        auto *stage = reinterpret_cast<uint8_t *>(smem.data()) + s.stageOffset;
+                        const TvStageSpan span = tvStageSpan<K>(j, t);
+                        REQUIRE(span.bytes <= s.stagePitch);
+                        REQUIRE(span.origin % 16 == 0);
+                        std::fill(stage, stage + s.maxRows * s.stagePitch, uint8_t(0xA5));
+                        for (int tid = 0; tid < kTvThreads; ++tid) tvStageFill(p, t, span, j.srcW, stage, tid, kTvThreads);
+                        for (int tid = 0; tid < kTvThreads; ++tid) tvTileStagedHorizontal<K>(t, cols[tid], stage, span, b, tid, kTvThreads);
+                    }
+                }
+                if (!staged)
+                    for (int tid = 0; tid < kTvThreads; ++tid) tvTileHorizontal<T, K>(j, t, cols[tid], p, words, b, tid, kTvThreads);
                 const Plane whole{src.data + n * src.stride[cvk::kN], src.stride[cvk::kH], src.stride[cvk::kW], src.stride[cvk::kC]};
                 const auto check = [&](int32_t x, int32_t y, float v) {
                     const float want = samplerValue<T>(j, rh, rw, whole, j.x0 + x, j.y0 + y, C, c);
@@ -288,14 +320,21 @@ template <class T> void runRow(const BlockRow &r, std::mt19937 &rng) {
     j.outH = r.oh;
     j.cubic = r.cubic;
     const bool words = sizeof(T) == 1 && r.planar && (r.w + r.rowPad) % 4 == 0;
-    for (int64_t n = 0; n < N; ++n) {
-        int64_t bad = 0, compared = 0, finite = 0;
-        if (s.taps == 0) bad = runAndCompare<T, kTvTaps[0]>(j, s, sv, r.rh, r.rw, words, n, compared, finite);
-        if (s.taps == 1) bad = runAndCompare<T, kTvTaps[1]>(j, s, sv, r.rh, r.rw, words, n, compared, finite);
-        if (s.taps == 2) bad = runAndCompare<T, kTvTaps[2]>(j, s, sv, r.rh, r.rw, words, n, compared, finite);
-        CHECK(bad == 0);
-        CHECK(compared == int64_t(r.c) * r.oh * r.ow); // every output value of the image, once
-        CHECK(finite * 2 >= compared);                   // most of them finite values compared exactly
+    // the staged variant where the plan takes it (16-byte aligned uint8 rows, 12 taps), as well as the tiled one
+    const bool staged = s.stagePitch > 0;
+    CHECK(staged == (sizeof(T) == 1 && r.planar && s.taps == 0 && (r.w + r.rowPad) % 16 == 0 && reinterpret_cast<uintptr_t>(base) % 16 == 0));
+    for (const bool stage : {false, true}) {
+        if (stage && !staged) continue;
+        INFO((stage ? "staged" : "tiled"));
+        for (int64_t n = 0; n < N; ++n) {
+            int64_t bad = 0, compared = 0, finite = 0;
+            if (s.taps == 0) bad = runAndCompare<T, kTvTaps[0]>(j, s, sv, r.rh, r.rw, words, stage, n, compared, finite);
+            if (s.taps == 1) bad = runAndCompare<T, kTvTaps[1]>(j, s, sv, r.rh, r.rw, words, stage, n, compared, finite);
+            if (s.taps == 2) bad = runAndCompare<T, kTvTaps[2]>(j, s, sv, r.rh, r.rw, words, stage, n, compared, finite);
+            CHECK(bad == 0);
+            CHECK(compared == int64_t(r.c) * r.oh * r.ow); // every output value of the image, once
+            CHECK(finite * 2 >= compared);                   // most of them finite values compared exactly
+        }
     }
 }
 
@@ -305,6 +344,8 @@ TEST_CASE("separable antialiased resize: every tile equals sampleTorch value for
     const std::vector<BlockRow> rows = {
         {"the ImageNet crop, scaled: 270x480 -> 64x113, crop 56x56 at (29, 4)", 270, 480, 3, 64, 113, 29, 4, 56, 56, false, true, 0},
         {"bilinear 4.2x down, whole image, odd sizes", 135, 241, 3, 32, 57, 0, 0, 32, 57, false, true, 0},
+        {"bilinear 4.2x down, rows padded to 256 bytes (staged; the last chunks past the row's 241)", 135, 241, 3, 32, 57, 0, 0, 32, 57, false, true, 15},
+        {"bilinear 3x down, 2 rows of 16-byte chunks at the right border (staged), crop", 96, 160, 2, 32, 53, 20, 1, 12, 33, false, true, 0},
         {"bicubic 4.2x down (19 taps), whole image", 135, 241, 3, 32, 57, 0, 0, 32, 57, true, true, 0},
         {"bilinear, one channel, rows of 77 bytes (byte loads)", 61, 77, 1, 20, 13, 0, 0, 20, 13, false, true, 0},
         {"bilinear, rows padded to 80 bytes (word loads reach the row end)", 61, 77, 2, 20, 13, 0, 0, 20, 13, false, true, 3},
