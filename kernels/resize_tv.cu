@@ -223,19 +223,25 @@ bool wordRows(const View4 &src, int32_t type) {
 
 bool aligned16(int64_t v) { return (v & 15) == 0; }
 
-// Shared memory a staged kernel may take (opted into past the default 48 KiB, allowStagedSmem): two blocks an SM at
-// least. The benchmark's 1080x1920 -> 256x455 plane takes 21 KiB of buffers and two stages of 142 rows x 176 bytes.
+// uint8 planes the staged kernel copies with 16-byte cp.async: word rows whose base, rows, planes and images are
+// 16-byte aligned.
+bool stagedSource(const View4 &src, int32_t type) {
+    return wordRows(src, type) && aligned16(reinterpret_cast<intptr_t>(src.data)) && aligned16(src.stride[kH]) &&
+           (src.shape[kN] == 1 || aligned16(src.stride[kN])) && (src.shape[kC] == 1 || aligned16(src.stride[kC]));
+}
+
+// Shared memory a staged plan may take: 100 KiB, within the opt-in limit of every GPU from sm_80 on but sm_75's
+// (64 KiB; launchTiles checks the device's). The benchmark's 1080x1920 -> 256x455 plane takes 21 KiB of buffers and
+// two stages of 139 rows x 160 bytes, 64 KiB in all: three blocks an SM of an H100 or H200.
 constexpr int32_t kTvStagedSmemLimit = 100 * 1024;
 
-// The staged variant for job j when it applies (tvStagedKernel: 12-tap windows, uint8 word rows from 16-byte
-// aligned planes and rows, every tile's span at most kTvThreads chunks, both stages within kTvStagedSmemLimit): s
-// gains the stages' pitch and place, else stays as it is (stagePitch 0).
+// The staged variant for job j when it applies (tvStagedKernel: 12-tap windows, stagedSource, every tile's span at
+// most kTvThreads chunks, both stages within kTvStagedSmemLimit): s gains the stages' pitch and place (after the
+// tiles kernel's buffers, which its smemBytes held), else stays as it is (stagePitch 0).
 void planTvStage(const TvJob &j, const View4 &src, int32_t type, TvTileShape &s) {
     s.stagePitch = 0;
     s.stageOffset = 0;
-    if (s.taps != 0 || !wordRows(src, type) || !aligned16(reinterpret_cast<intptr_t>(src.data)) || !aligned16(src.stride[kH]) ||
-        (src.shape[kN] > 1 && !aligned16(src.stride[kN])) || (src.shape[kC] > 1 && !aligned16(src.stride[kC])))
-        return;
+    if (s.taps != 0 || !stagedSource(src, type)) return;
     int32_t pitch = 0;
     for (int32_t tx = 0; tx * kTvTileW < j.outW; ++tx) pitch = std::max(pitch, tvStageSpan<kTvTaps[0]>(j, tvTileOf(j, s.tileH, tx, 0)).bytes);
     const int32_t offset = (s.smemBytes + 15) & ~15;
@@ -259,26 +265,44 @@ template <class Kernel, class... Args> cudaError_t tvLaunch(Kernel k, dim3 grid,
     return launchOverlapped(sm90CodeOnDevice(reinterpret_cast<const void *>(k), known), k, grid, dim3(kTvThreads), smemBytes, stream, args...);
 }
 
-// The staged kernels take more shared memory than the default 48 KiB: kTvStagedSmemLimit allowed once per device
-// and kernel (one kernel per output type, so one flag per device and type).
-template <class Out> cudaError_t allowStagedSmem(StagedKernel<Out> k) {
-    static std::atomic<int8_t> allowed[kSm90CacheDevices];
+// The most dynamic shared memory a block may opt into on the current device (cudaDevAttrMaxSharedMemoryPerBlockOptin),
+// asked once per device; 0 when unknown.
+int32_t optInSmem() {
+    static std::atomic<int32_t> known[kSm90CacheDevices];
     int device = 0;
-    if (const cudaError_t err = cudaGetDevice(&device); err != cudaSuccess) return err;
-    if (device >= 0 && device < kSm90CacheDevices && allowed[device].load(std::memory_order_relaxed)) return cudaSuccess;
-    const cudaError_t err = cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, kTvStagedSmemLimit);
-    if (err == cudaSuccess && device >= 0 && device < kSm90CacheDevices) allowed[device].store(1, std::memory_order_relaxed);
-    return err;
+    if (cudaGetDevice(&device) != cudaSuccess || device < 0 || device >= kSm90CacheDevices) {
+        (void)cudaGetLastError();
+        return 0;
+    }
+    int32_t bytes = known[device].load(std::memory_order_relaxed);
+    if (bytes == 0) {
+        int value = 0;
+        if (cudaDeviceGetAttribute(&value, cudaDevAttrMaxSharedMemoryPerBlockOptin, device) != cudaSuccess) {
+            (void)cudaGetLastError();
+            return 0;
+        }
+        bytes = value;
+        known[device].store(bytes, std::memory_order_relaxed);
+    }
+    return bytes;
 }
 
-// The tiled or, where the plan stages (planTvStage), the staged kernel of output Out.
+// The staged kernel where the plan stages, the source is still one it can copy (a plan holds for the views it was
+// made from; this keeps a misaligned one off cp.async) and the device lets a block take the plan's shared memory;
+// else the tiles kernel (with its buffers only: they end where the stages would start). The staged kernel is allowed
+// the device's whole opt-in limit, the same value at every launch from any thread (a permission, not an allocation),
+// and at every launch, since a device reset forgets it.
 template <class Out>
 cudaError_t launchTiles(TiledKernel<Out> tiled, StagedKernel<Out> staged, const TvJob &j, const View4 &src, const Out &out, const TvTileShape &s,
                         int64_t n, bool words, cudaStream_t stream) {
     const dim3 grid = tvGrid(j, s, n);
-    if (s.stagePitch == 0) return tvLaunch(tiled, grid, s.smemBytes, stream, j, src, out, s, words);
-    if (const cudaError_t err = allowStagedSmem(staged); err != cudaSuccess) return err;
-    return tvLaunch(staged, grid, s.smemBytes, stream, j, src, out, s);
+    if (s.stagePitch != 0 && stagedSource(src, kResizeU8)) {
+        if (const int32_t limit = optInSmem(); s.smemBytes <= limit) {
+            if (const cudaError_t err = cudaFuncSetAttribute(staged, cudaFuncAttributeMaxDynamicSharedMemorySize, limit); err != cudaSuccess) return err;
+            return tvLaunch(staged, grid, s.smemBytes, stream, j, src, out, s);
+        }
+    }
+    return tvLaunch(tiled, grid, s.stagePitch != 0 ? s.stageOffset : s.smemBytes, stream, j, src, out, s, words);
 }
 
 // Whether a plan holds the rows tvTiledKernel<T> reads: an integer source's all-taps vertical sums read K rows past the

@@ -315,8 +315,9 @@ CVK_TV_HD void tvTileHorizontal(const TvJob &j, const TvTile &t, const TvColumnO
 // to about 5x, the benchmark's 4.2x among them) from 16-byte aligned rows. Each plane's source bytes of the tile (its
 // rows' span that the columns' word loads cover) are first copied into shared memory with 16-byte cp.async copies,
 // the next plane's while this one is summed, so that the horizontal phase reads shared memory where tvTileWordRows on
-// the source waits on global loads row after row. The copies zero the bytes past the row's srcW (bandCopy16Zero), as
-// tvLoadWords does, so the words, and the sums, are the same.
+// the source waits on global loads row after row. The copies read nothing past the row's srcW bytes: a chunk's bytes
+// there are zero (bandCopy16Zero), as tvLoadWords gives them, so the staged words are the word loads' (and the sums
+// are the same).
 struct TvStageSpan {
     int32_t origin; // byte offset of the span in each source row, a multiple of 16
     int32_t bytes;  // its length, a multiple of 16: also the staged rows' pitch

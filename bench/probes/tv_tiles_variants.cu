@@ -108,6 +108,10 @@ int main() {
             std::printf("%-48s does not fit %d bytes of shared memory\n", v.what, kBigSmem);
             continue;
         }
+        if (v.staged && lib.stagePitch == 0) {
+            std::printf("%-48s skipped: the library's plan does not stage\n", v.what);
+            continue;
+        }
         if (v.staged) s = lib; // the library's plan, stages included
         const void *k = v.tiled ? reinterpret_cast<const void *>(v.tiled) : reinterpret_cast<const void *>(v.staged);
         if (s.smemBytes > kTileSmemLimit) CK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, s.smemBytes));

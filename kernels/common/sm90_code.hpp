@@ -22,7 +22,11 @@ inline bool sm90CodeOnDevice(const void *kernel, Sm90CodeCache &known) {
     int8_t k = known[device].load(std::memory_order_relaxed);
     if (k == 0) {
         cudaFuncAttributes a{};
-        k = cudaFuncGetAttributes(&a, kernel) == cudaSuccess && a.ptxVersion >= 90 ? 2 : 1;
+        if (cudaFuncGetAttributes(&a, kernel) != cudaSuccess) {
+            (void)cudaGetLastError(); // not left for the caller's launch to report as its own; asked again next time
+            return false;
+        }
+        k = a.ptxVersion >= 90 ? 2 : 1;
         known[device].store(k, std::memory_order_relaxed);
     }
     return k == 2;
