@@ -292,11 +292,16 @@ int32_t optInSmem() {
 // else the tiles kernel (with its buffers only: they end where the stages would start). The staged kernel is allowed
 // the device's whole opt-in limit, the same value at every launch from any thread (a permission, not an allocation),
 // and at every launch, since a device reset forgets it.
+// kTvStagedLaunch: off until the staged kernel has run on a GPU (it has only run on the CPU, phase by phase, in
+// tests/kernels/test_resize_tv.cpp); bench/probes/tv_tiles_variants.cu launches it directly, checks its output against
+// the tiles kernel's and times both.
+constexpr bool kTvStagedLaunch = false;
+
 template <class Out>
 cudaError_t launchTiles(TiledKernel<Out> tiled, StagedKernel<Out> staged, const TvJob &j, const View4 &src, const Out &out, const TvTileShape &s,
                         int64_t n, bool words, cudaStream_t stream) {
     const dim3 grid = tvGrid(j, s, n);
-    if (s.stagePitch != 0 && stagedSource(src, kResizeU8)) {
+    if (kTvStagedLaunch && s.stagePitch != 0 && stagedSource(src, kResizeU8)) {
         if (const int32_t limit = optInSmem(); s.smemBytes <= limit) {
             if (const cudaError_t err = cudaFuncSetAttribute(staged, cudaFuncAttributeMaxDynamicSharedMemorySize, limit); err != cudaSuccess) return err;
             return tvLaunch(staged, grid, s.smemBytes, stream, j, src, out, s);
