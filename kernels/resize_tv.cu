@@ -6,6 +6,7 @@
 #include "resize_launch.cuh"
 #include "resize_tv_tile.cuh"
 
+#include "common/launch.cuh"
 #include "common/overlap_launch.cuh"
 
 #include <cuda_fp16.h>
@@ -81,7 +82,7 @@ __global__ void __launch_bounds__(kTvThreads, MinBlocks) tvTiledKernel(TvJob j, 
 // makes its copies (each thread waited for its own) visible to all and ends the previous plane's vertical phase (the
 // buffer); the one after it ends the reads of its stage, which the copies issued at the next plane's top overwrite
 // with plane q + 2's.
-template <class Out, int WordBatch = kTvRowBatch<12>>
+template <class Out, int WordBatch = kTvStagedRowBatch>
 __global__ void __launch_bounds__(kTvThreads, kTvMinBlocks<12>) tvStagedKernel(TvJob j, View4 src, Out out, TvTileShape s) {
     constexpr int K = 12;
     extern __shared__ float4 tvSmem[];
@@ -92,11 +93,9 @@ __global__ void __launch_bounds__(kTvThreads, kTvMinBlocks<12>) tvStagedKernel(T
     tvZeroBuffer(b, s.maxRows + s.padRows, tid, kTvThreads); // ordered by the barrier before the first tile's setup
     const int32_t tilesY = (j.outH + s.tileH - 1) / s.tileH;
     const int32_t C = static_cast<int32_t>(src.shape[kC]);
-    const int64_t images = src.shape[kN] > blockIdx.z ? (src.shape[kN] - 1 - blockIdx.z) / gridDim.z + 1 : 0;
-    const int64_t planes = images * C;
+    const int64_t planes = tvBlockPlanes(src.shape[kN], C, blockIdx.z, gridDim.z);
     const auto planeOf = [&](int64_t q, int64_t &n, int32_t &c) {
-        n = blockIdx.z + (q / C) * gridDim.z;
-        c = static_cast<int32_t>(q % C);
+        tvBlockPlane(q, C, blockIdx.z, gridDim.z, n, c);
         return Plane{src.data + n * src.stride[kN] + c * src.stride[kC], src.stride[kH], src.stride[kW], 0};
     };
     for (int32_t ty = blockIdx.y; ty < tilesY; ty += gridDim.y) {
@@ -292,19 +291,16 @@ int32_t optInSmem() {
 // else the tiles kernel (with its buffers only: they end where the stages would start). The staged kernel is allowed
 // the device's whole opt-in limit, the same value at every launch from any thread (a permission, not an allocation),
 // and at every launch, since a device reset forgets it.
-// kTvStagedLaunch: off until the staged kernel has run on a GPU (it has only run on the CPU, phase by phase, in
-// tests/kernels/test_resize_tv.cpp); bench/probes/tv_tiles_variants.cu launches it directly, checks its output against
-// the tiles kernel's and times both.
-constexpr bool kTvStagedLaunch = false;
-
 template <class Out>
 cudaError_t launchTiles(TiledKernel<Out> tiled, StagedKernel<Out> staged, const TvJob &j, const View4 &src, const Out &out, const TvTileShape &s,
                         int64_t n, bool words, cudaStream_t stream) {
     const dim3 grid = tvGrid(j, s, n);
-    if (kTvStagedLaunch && s.stagePitch != 0 && stagedSource(src, kResizeU8)) {
+    if (s.stagePitch != 0 && stagedSource(src, kResizeU8)) {
         if (const int32_t limit = optInSmem(); s.smemBytes <= limit) {
             if (const cudaError_t err = cudaFuncSetAttribute(staged, cudaFuncAttributeMaxDynamicSharedMemorySize, limit); err != cudaSuccess) return err;
-            return tvLaunch(staged, grid, s.smemBytes, stream, j, src, out, s);
+            dim3 stagedGrid = grid; // kTvStagedImages images a block where the grid keeps enough blocks
+            stagedGrid.z = static_cast<unsigned>(ceilDiv(std::min<int64_t>(n, 65535), tvStagedImages(int64_t(grid.x) * grid.y, n)));
+            return tvLaunch(staged, stagedGrid, s.smemBytes, stream, j, src, out, s);
         }
     }
     return tvLaunch(tiled, grid, s.stagePitch != 0 ? s.stageOffset : s.smemBytes, stream, j, src, out, s, words);

@@ -348,9 +348,36 @@ CVK_TV_HD void tvStageFill(const Plane &p, const TvTile &t, const TvStageSpan &s
     for (; r < t.rows; r += perPass, from += fromStep, to += toStep) bandCopy16Zero(to, from, bytes);
 }
 
+// The staged kernel's rows a batch and most images a block (tvStagedImages). Measured on an H100 with
+// bench/probes/tv_tiles_variants.cu on the benchmark's 64x3x1080x1920 -> 256x455
+// (logs/probe-tv_tiles_variants-h100-staged.log; torchvision 2709.7 µs in the same lease): 4 rows and one image a
+// block 302.3 µs, 2 images 275.1, 4 images 267.4, 8 images 283.7 (2.4 waves of blocks: a tail); 8 rows with 4 images
+// 263.6, 2 rows 267.0; every output byte-identical to the tiles kernel's. A block's planes share its tile's column
+// and row weights and overlap each plane's copies with the previous plane's sums, so more planes a block hide more of
+// its first copies; kTvStagedMinBlocks keeps four waves of three blocks on a 132-SM GPU.
+constexpr int kTvStagedRowBatch = 8;
+constexpr int64_t kTvStagedImages = 4;
+constexpr int64_t kTvStagedMinBlocks = int64_t(4) * 132 * 3;
+
+// Images a staged block takes, of n, with `tiles` tiles an image: the most of 4, 2, 1 that leaves the grid
+// kTvStagedMinBlocks blocks or more (1 when none does).
+CVK_TV_HD int64_t tvStagedImages(int64_t tiles, int64_t n) {
+    for (int64_t k = kTvStagedImages; k > 1; k /= 2)
+        if (tiles * ((n + k - 1) / k) >= kTvStagedMinBlocks) return k;
+    return 1;
+}
+
+// The planes of the block at z of a grid of gz image slots (images z, z + gz, ... of n, every channel of each):
+// how many, and plane q's image and channel.
+CVK_TV_HD int64_t tvBlockPlanes(int64_t n, int32_t channels, int64_t z, int64_t gz) { return n > z ? ((n - 1 - z) / gz + 1) * channels : 0; }
+CVK_TV_HD void tvBlockPlane(int64_t q, int32_t channels, int64_t z, int64_t gz, int64_t &n, int32_t &c) {
+    n = z + (q / channels) * gz;
+    c = static_cast<int32_t>(q % channels);
+}
+
 // Phase 2b (one channel plane, after the plane's copies are complete and visible): tvTileHorizontal's sums from the
 // staged rows.
-template <int K, int U = kTvRowBatch<K>>
+template <int K, int U = kTvStagedRowBatch>
 CVK_TV_HD void tvTileStagedHorizontal(const TvTile &t, const TvFixedColumn<K> &col, const uint8_t *stage, const TvStageSpan &span,
                                       const TvBuffers &b, int tid, int nthreads) {
     const int lane = tid % kTvTileW, step = nthreads / kTvTileW;

@@ -364,3 +364,39 @@ TEST_CASE("separable antialiased resize: every tile equals sampleTorch value for
         runRow<float>(r, rng);
     }
 }
+
+TEST_CASE("staged tv kernel: the images a block takes, and every plane of the batch in exactly one block", "[resize][tv][cpu]") {
+    struct ImagesRow {
+        const char *what;
+        int64_t tiles, n, images;
+    };
+    const std::vector<ImagesRow> images = {
+        {"the benchmark: 15 x 8 tiles, 64 images (1920 blocks with 4 a block)", 120, 64, 4},
+        {"the ImageNet crop: 7 x 7 tiles, 64 images (1568 blocks with 2 a block: too few)", 49, 64, 1},
+        {"120 tiles, 32 images (1920 blocks with 2 a block)", 120, 32, 2},
+        {"one image", 120, 1, 1},
+        {"many tiles, 5 images (4 a block: 2 slots, the second with one image)", 1000, 5, 4},
+    };
+    for (const ImagesRow &r : images) {
+        INFO(r.what);
+        CHECK(tvStagedImages(r.tiles, r.n) == r.images);
+    }
+    for (int64_t n : {1, 2, 3, 5, 64, 65})
+        for (int32_t channels : {1, 3})
+            for (int64_t gz = 1; gz <= n; gz += gz < 4 ? 1 : 7) {
+                INFO("n " << n << " channels " << channels << " grid z " << gz);
+                std::vector<int> seen(size_t(n * channels), 0);
+                for (int64_t z = 0; z < gz; ++z)
+                    for (int64_t q = 0, planes = tvBlockPlanes(n, channels, z, gz); q < planes; ++q) {
+                        int64_t image = -1;
+                        int32_t c = -1;
+                        tvBlockPlane(q, channels, z, gz, image, c);
+                        REQUIRE(image >= 0);
+                        REQUIRE(image < n);
+                        REQUIRE(c >= 0);
+                        REQUIRE(c < channels);
+                        ++seen[size_t(image * channels + c)];
+                    }
+                CHECK(std::count(seen.begin(), seen.end(), 1) == n * channels);
+            }
+}
