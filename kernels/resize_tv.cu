@@ -299,7 +299,7 @@ cudaError_t launchTiles(TiledKernel<Out> tiled, StagedKernel<Out> staged, const 
         if (const int32_t limit = optInSmem(); s.smemBytes <= limit) {
             if (const cudaError_t err = cudaFuncSetAttribute(staged, cudaFuncAttributeMaxDynamicSharedMemorySize, limit); err != cudaSuccess) return err;
             dim3 stagedGrid = grid; // kTvStagedImages images a block where the grid keeps enough blocks
-            stagedGrid.z = static_cast<unsigned>(ceilDiv(std::min<int64_t>(n, 65535), tvStagedImages(int64_t(grid.x) * grid.y, n)));
+            stagedGrid.z = static_cast<unsigned>(tvStagedGridZ(int64_t(grid.x) * grid.y, n));
             return tvLaunch(staged, stagedGrid, s.smemBytes, stream, j, src, out, s);
         }
     }

@@ -367,6 +367,13 @@ CVK_TV_HD int64_t tvStagedImages(int64_t tiles, int64_t n) {
     return 1;
 }
 
+// The staged grid's image slots (its z) for n images and `tiles` tiles an image: n / tvStagedImages, at most 65535
+// (past that a block takes more images: the kernel steps through them by the grid's z).
+CVK_TV_HD int64_t tvStagedGridZ(int64_t tiles, int64_t n) {
+    const int64_t k = tvStagedImages(tiles, n), z = (n + k - 1) / k;
+    return z < 65535 ? z : 65535;
+}
+
 // The planes of the block at z of a grid of gz image slots (images z, z + gz, ... of n, every channel of each):
 // how many, and plane q's image and channel.
 CVK_TV_HD int64_t tvBlockPlanes(int64_t n, int32_t channels, int64_t z, int64_t gz) { return n > z ? ((n - 1 - z) / gz + 1) * channels : 0; }

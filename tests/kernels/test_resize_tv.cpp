@@ -375,15 +375,27 @@ TEST_CASE("staged tv kernel: the images a block takes, and every plane of the ba
         {"the ImageNet crop: 7 x 7 tiles, 64 images (1568 blocks with 2 a block: too few)", 49, 64, 1},
         {"120 tiles, 32 images (1920 blocks with 2 a block)", 120, 32, 2},
         {"one image", 120, 1, 1},
-        {"many tiles, 5 images (4 a block: 2 slots, the second with one image)", 1000, 5, 4},
+        {"many tiles, 5 images (up to 4 a block: 2 slots, taking images 0, 2, 4 and 1, 3)", 1000, 5, 4},
     };
     for (const ImagesRow &r : images) {
         INFO(r.what);
         CHECK(tvStagedImages(r.tiles, r.n) == r.images);
     }
+    struct GridRow {
+        int64_t tiles, n, z;
+    };
+    const std::vector<GridRow> grids = {
+        {120, 64, 16}, {120, 1, 1}, {1000, 5, 2}, {49, 64, 64}, {120, 65535, 16384}, {120, 65536, 16384}, {120, 262141, 65535},
+        {1, 100000, 25000}, // one tile an image: still 4 images a block (25000 blocks)
+    };
+    for (const GridRow &r : grids) {
+        INFO("tiles " << r.tiles << ", " << r.n << " images");
+        CHECK(tvStagedGridZ(r.tiles, r.n) == r.z);
+    }
     for (int64_t n : {1, 2, 3, 5, 64, 65})
         for (int32_t channels : {1, 3})
-            for (int64_t gz = 1; gz <= n; gz += gz < 4 ? 1 : 7) {
+            for (int64_t gz : {1, 2, 3, 4, 11, 16, 18, 25, 64, 65}) {
+                if (gz > n) continue;
                 INFO("n " << n << " channels " << channels << " grid z " << gz);
                 std::vector<int> seen(size_t(n * channels), 0);
                 for (int64_t z = 0; z < gz; ++z)
