@@ -13,7 +13,6 @@
 
 #include <algorithm>
 #include <array>
-#include <atomic>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -258,7 +257,8 @@ dim3 tvGrid(const TvJob &j, const TvTileShape &s, int64_t n) {
 }
 
 // A tiles kernel's launch, overlapping the kernel before it in the stream where the kernel's code has the wait
-// (overlap_launch.cuh; every tiles kernel is built for the same targets, so one cache serves them all).
+// (overlap_launch.cuh; one cache per kernel type, each serving every kernel of that type: they are built for the same
+// targets).
 template <class Kernel, class... Args> cudaError_t tvLaunch(Kernel k, dim3 grid, int32_t smemBytes, cudaStream_t stream, const Args &...args) {
     static Sm90CodeCache known;
     return launchOverlapped(sm90CodeOnDevice(reinterpret_cast<const void *>(k), known), k, grid, dim3(kTvThreads), smemBytes, stream, args...);
@@ -267,23 +267,11 @@ template <class Kernel, class... Args> cudaError_t tvLaunch(Kernel k, dim3 grid,
 // The most dynamic shared memory a block may opt into on the current device (cudaDevAttrMaxSharedMemoryPerBlockOptin),
 // asked once per device; 0 when unknown.
 int32_t optInSmem() {
-    static std::atomic<int32_t> known[kSm90CacheDevices];
-    int device = 0;
-    if (cudaGetDevice(&device) != cudaSuccess || device < 0 || device >= kSm90CacheDevices) {
-        (void)cudaGetLastError();
-        return 0;
-    }
-    int32_t bytes = known[device].load(std::memory_order_relaxed);
-    if (bytes == 0) {
+    static PerDevice<int32_t> known;
+    return perDeviceValue(known, [](int device) {
         int value = 0;
-        if (cudaDeviceGetAttribute(&value, cudaDevAttrMaxSharedMemoryPerBlockOptin, device) != cudaSuccess) {
-            (void)cudaGetLastError();
-            return 0;
-        }
-        bytes = value;
-        known[device].store(bytes, std::memory_order_relaxed);
-    }
-    return bytes;
+        return cudaDeviceGetAttribute(&value, cudaDevAttrMaxSharedMemoryPerBlockOptin, device) == cudaSuccess ? int32_t(value) : int32_t(0);
+    });
 }
 
 // The staged kernel where the plan stages, the source is still one it can copy (a plan holds for the views it was
