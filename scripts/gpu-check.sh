@@ -11,8 +11,16 @@
 # Usage: scripts/gpu-check.sh [--quick] [--no-bench] [--no-sanitizer] [--sanitizer-tools "memcheck racecheck ..."]
 #                             [--no-tests] [--ordering-runs N (default 5)] [--reference TARBALL_OR_DIR]
 #                             [--record FILE (default docs/verification/gpu-check.md)]
+#                             [--deadline SECONDS] [--pack FILE.tgz]
 # --no-tests leaves out the full test run, the soak and the samples, so that a lease whose calls are limited to
 # 10 minutes can run the parts in turn, each writing its own record (--record); the build is reused when present.
+# --deadline and --pack are for a machine lent one command at a time, under a time limit that kills the command: with
+# --deadline S every step runs under `timeout` so as to end S seconds after the script started, less a reserve for
+# the record (a step cut there is recorded as cut, and the steps after it as not run), and the record is written
+# however far the run got; --pack FILE rewrites FILE (docs/verification and docs/img, gzipped tar) with the record so
+# far after every step, so that what ran comes back even if the command is killed.
+# Exit status: 0 every step passed, 1 a step failed (or was cut at the deadline), 2 bad arguments, 3 none failed but
+# --deadline left some not run.
 # --sanitizer-tools picks the compute-sanitizer tools of such a part (memcheck also runs over the pytest suites).
 # Python packages missing there (cffi, pycparser) are taken from wheels in .whl/ when present.
 # CVCUDA_COMMIT=<hash> names the commit in the record where the checkout has no .git (the GPU machine's copy).
@@ -20,7 +28,7 @@
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-bench=1 sanitizer=1 tests=1 reference= ordering_runs=5 record=docs/verification/gpu-check.md
+bench=1 sanitizer=1 tests=1 reference= ordering_runs=5 record=docs/verification/gpu-check.md deadline= pack=
 sanitizer_tools="memcheck racecheck synccheck initcheck"
 args="$*"
 while [ $# -gt 0 ]; do
@@ -34,11 +42,15 @@ while [ $# -gt 0 ]; do
     --ordering-runs) ordering_runs=${2:?gpu-check: --ordering-runs needs a count}; shift ;;
     --reference) reference=${2:?gpu-check: --reference needs a tarball or a folder}; shift ;;
     --reference=*) reference=${1#*=} ;;
+    --deadline) deadline=${2:?gpu-check: --deadline needs seconds}; shift ;;
+    --pack) pack=${2:?gpu-check: --pack needs a file}; shift ;;
     *) echo "gpu-check: unknown argument $1" >&2; exit 2 ;;
     esac
     shift
 done
 case "$reference" in /*|'') ;; *) reference=$root/$reference ;; esac
+case "$deadline" in '' | [1-9] | [1-9][0-9]*) ;; *) echo "gpu-check: --deadline takes whole seconds > 0, not '$deadline'" >&2; exit 2 ;; esac
+case "$pack" in /*|'') ;; *) pack=$root/$pack ;; esac
 ver=docs/verification
 logs=$ver/logs
 mkdir -p "$logs" docs/img
@@ -54,14 +66,106 @@ fi
 if [ -f .opencv4/opencv2/imgproc.hpp ]; then export CVCUDA_OPENCV_INCLUDE=$root/.opencv4; fi
 build=${BUILD_DIR:-build-gpu}
 rows=()
-step() { # step NAME LOGFILE COMMAND... : runs, keeps the log, records the result row
+declare -A ran=() # the logs this run wrote (the steps it ran)
+summary="not run in this part (--no-tests)" ordering_passed=0
+record_reserve=30 # seconds kept after the last step for the record (its header imports torch) and the pack
+step() { # step NAME LOGFILE COMMAND... : runs, keeps the log, records the result row (and packs, with --pack)
     local name=$1 log=$2; shift 2
-    local t0=$SECONDS
-    "$@" >"$logs/$log" 2>&1
-    local rc=$?
-    rows+=("| $name | $([ $rc = 0 ] && echo PASS || echo "FAIL (exit $rc)") | $((SECONDS - t0)) s | logs/$log |")
+    local t0=$SECONDS rc
+    if [ -n "$deadline" ]; then
+        local left=$((deadline - record_reserve - SECONDS))
+        if [ $left -lt 5 ]; then
+            rows+=("| $name | NOT RUN (--deadline $deadline s) | 0 s | — |")
+            echo "gpu-check: $name -> not run (--deadline $deadline s)"
+            return 3
+        fi
+        ran[$log]=1
+        timeout --kill-after=5 "$left" "$@" >"$logs/$log" 2>&1
+        rc=$?
+        [ $rc = 124 ] && rc="124, cut at --deadline $deadline s"
+    else
+        ran[$log]=1
+        "$@" >"$logs/$log" 2>&1
+        rc=$?
+    fi
+    rows+=("| $name | $([ "$rc" = 0 ] && echo PASS || echo "FAIL (exit $rc)") | $((SECONDS - t0)) s | logs/$log |")
     echo "gpu-check: $name -> exit $rc ($((SECONDS - t0)) s)"
-    return $rc
+    [ -n "$pack" ] && write_record && pack_logs
+    [ "$rc" = 0 ]
+}
+# The record (--record), from this run's rows and logs only: a section whose step did not run in this run is left out
+# (the logs folder holds earlier runs' logs too). Called at the end, and after every step with --pack.
+record_header=
+write_record() {
+    if [ -z "$record_header" ]; then # once: it imports torch
+        record_header=$(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>&1
+            nvcc --version | tail -2
+            python3 -c 'import torch, sys; print("python", sys.version.split()[0], "torch", torch.__version__)' 2>&1)
+    fi
+    {
+        echo "# GPU check — $(date -u '+%Y-%m-%d %H:%M UTC')"
+        echo
+        echo "Written by \`scripts/gpu-check.sh $args\` on the GPU test machine. Logs: \`docs/verification/logs/\`."
+        echo
+        echo '```'
+        echo "$record_header"
+        # The cffi mode of the pytest run (pytest-abi, the suite again with CVCUDA_C_FFI=abi, runs in CI, not here: --no-suite abi-mode).
+        python3 -c 'import cvcuda._library as L; print("cffi mode", L.ffi_mode, L.extension_path or "")' 2>&1
+        echo "commit ${CVCUDA_COMMIT:-$(git rev-parse HEAD 2>/dev/null || echo unknown)}"
+        echo '```'
+        echo
+        echo "| step | result | time | log |"
+        echo "|---|---|---|---|"
+        printf '%s\n' "${rows[@]}"
+        echo
+        echo "Test cases (Catch2 + pytest, GPU tests required): **$summary**"
+        echo
+        echo "Ordering and lifetime suites: **$ordering_passed/$ordering_runs runs passed** in a row (rows above)."
+        echo
+        if [ -n "${ran[tests.log]:-}" ]; then
+            echo "Skipped cases (a GPU test may not skip here; these are no-device tests, which need the GPU hidden):"
+            echo '```'
+            grep '^- skipped' "$logs/test-summary.log" || echo "(none)"
+            echo '```'
+            echo
+            echo "Every Meson test of the run (the ABI consumers among them: C, C++, dlopen plugin host, install tree):"
+            echo
+            echo "| meson test | result | time |"
+            echo "|---|---|---|"
+            python3 - "$build/meson-logs/testlog.json" <<'PY'
+import json, sys
+for line in open(sys.argv[1]):
+    t = json.loads(line)
+    print(f"| {t['name'].split(':')[-1]} | {t['result']} | {t['duration']:.1f} s |")
+PY
+            echo
+            echo "Counts the stream-engine suite reported (Catch2 WARN lines of tests/engine):"
+            echo '```'
+            awk '/warning:$/ {grab=1; next} grab && NF == 0 {grab=0; print "--"; next} grab {sub(/^ +/, ""); printf "%s ", $0}' \
+                "$logs/testlog.txt" | tr -s ' ' | sed 's/ -- /\n/g; s/ --$//'
+            echo
+            echo '```'
+            echo
+        fi
+        if [ -n "${ran[bench-run.log]:-}" ]; then
+            echo "Benchmark summary (all tables and the plots in docs/perf.md; the run in logs/bench-run.log):"
+            echo '```'
+            sed -n '/^GPU time per call/,$p' "$logs/bench-run.log"
+            echo '```'
+            echo
+        fi
+        if [ -n "${ran[sample.log]:-}" ]; then
+            echo "Main job summary:"
+            echo '```'
+            tail -n 20 "$logs/sample.log"
+            echo '```'
+        fi
+    } >"$record"
+}
+pack_logs() { # the record too where --record puts it outside docs/verification
+    local extra=()
+    case "$record" in docs/verification/*) ;; *) extra=("$record") ;; esac
+    tar czf "$pack.part" docs/verification docs/img ${extra[@]+"${extra[@]}"} 2>/dev/null && mv -f "$pack.part" "$pack"
 }
 
 if [ -f "$build/build.ninja" ]; then
@@ -73,12 +177,19 @@ rm -f "$build"/test-results/*.xml
 ngpu=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)
 # On a machine with several GPUs the two-GPU tests must run: skipping them there fails the run.
 if [ "${ngpu:-0}" -ge 2 ]; then export CVCUDA_REQUIRE_MULTI_GPU=1; fi
-summary="not run in this part (--no-tests)"
+# The Python steps below and the record's cffi line load this build's library.
+export CVCUDA_C_LIBRARY="$root/$build/libcvcuda_c.so.1"
+export PYTHONPATH="$root/bindings/python${PYTHONPATH:+:$PYTHONPATH}"
 if [ $tests = 1 ]; then
     step "all tests, CVCUDA_REQUIRE_GPU=1" tests.log meson test -C "$build" --print-errorlogs --num-processes 1 --timeout-multiplier 4 --no-suite abi-mode
-    cp "$build/meson-logs/testlog.txt" "$logs/testlog.txt" # every test's own output, passing ones too
-    python3 scripts/summarize_tests.py "$build" --list-skips >"$logs/test-summary.log"
-    summary=$(tail -n 1 "$logs/test-summary.log")
+    if [ -n "${ran[tests.log]:-}" ]; then
+        cp "$build/meson-logs/testlog.txt" "$logs/testlog.txt" # every test's own output, passing ones too
+        python3 scripts/summarize_tests.py "$build" --list-skips >"$logs/test-summary.log"
+        summary=$(tail -n 1 "$logs/test-summary.log")
+        [ -n "$pack" ] && write_record && pack_logs
+    else
+        summary="not run (--deadline $deadline s)"
+    fi
 fi
 if [ $sanitizer = 1 ]; then
     # Every tool over every GPU suite, one run at a time: side by side, the tools' device memory ran out (each
@@ -100,8 +211,6 @@ if [ -n "${CVCUDA_RUST_SAMPLE:-}" ] && [ -x "$CVCUDA_RUST_SAMPLE" ]; then
     step "Rust sample (binary built on the development machine)" rust-sample.log \
         env LD_LIBRARY_PATH="$root/$build" "$CVCUDA_RUST_SAMPLE"
 fi
-export CVCUDA_C_LIBRARY="$root/$build/libcvcuda_c.so.1"
-export PYTHONPATH="$root/bindings/python${PYTHONPATH:+:$PYTHONPATH}"
 if [ $sanitizer = 1 ] && [[ " $sanitizer_tools " == *" memcheck "* ]]; then
     # The operator suites are Python (they compare with OpenCV and torchvision): memcheck over every test function of
     # them, the first of every 20 cases of each (--sample-every, tests/python/conftest.py), which keeps the run within
@@ -117,7 +226,6 @@ if [ $sanitizer = 1 ] && [[ " $sanitizer_tools " == *" memcheck "* ]]; then
 fi
 # The ordering and lifetime suites again, 5 runs in a row: their negative controls force their races, so a suite that
 # passes once but not every time is broken. Each run is one row of the record; any failed run fails the check.
-ordering_passed=0
 for i in $(seq 1 $ordering_runs); do
     step "ordering suites, run $i/$ordering_runs (engine Catch2 + pytest ordering, lifetime, threads, torch and DLPack interop)" \
         "ordering-$i.log" bash -c "'$build/tests/engine/test_engine' --allow-running-no-tests && python3 -m pytest -q -p no:cacheprovider -rs \
@@ -148,67 +256,9 @@ if [ $bench = 1 ]; then
         python3 bench/interop_bench.py ${ref_dir:+--reference "$ref_dir"}
 fi
 
-{
-    echo "# GPU check — $(date -u '+%Y-%m-%d %H:%M UTC')"
-    echo
-    echo "Written by \`scripts/gpu-check.sh $args\` on the GPU test machine. Logs: \`docs/verification/logs/\`."
-    echo
-    echo '```'
-    nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>&1
-    nvcc --version | tail -2
-    python3 -c 'import torch, sys; print("python", sys.version.split()[0], "torch", torch.__version__)' 2>&1
-    # The cffi mode of the pytest run (pytest-abi, the suite again with CVCUDA_C_FFI=abi, runs in CI, not here: --no-suite abi-mode).
-    python3 -c 'import cvcuda._library as L; print("cffi mode", L.ffi_mode, L.extension_path or "")' 2>&1
-    echo "commit ${CVCUDA_COMMIT:-$(git rev-parse HEAD 2>/dev/null || echo unknown)}"
-    echo '```'
-    echo
-    echo "| step | result | time | log |"
-    echo "|---|---|---|---|"
-    printf '%s\n' "${rows[@]}"
-    echo
-    echo "Test cases (Catch2 + pytest, GPU tests required): **$summary**"
-    echo
-    echo "Ordering and lifetime suites: **$ordering_passed/$ordering_runs runs passed** in a row (rows above)."
-    echo
-    if [ $tests = 1 ]; then
-        echo "Skipped cases (a GPU test may not skip here; these are no-device tests, which need the GPU hidden):"
-        echo '```'
-        grep '^- skipped' "$logs/test-summary.log" || echo "(none)"
-        echo '```'
-        echo
-        echo "Every Meson test of the run (the ABI consumers among them: C, C++, dlopen plugin host, install tree):"
-        echo
-        echo "| meson test | result | time |"
-        echo "|---|---|---|"
-        python3 - "$build/meson-logs/testlog.json" <<'PY'
-import json, sys
-for line in open(sys.argv[1]):
-    t = json.loads(line)
-    print(f"| {t['name'].split(':')[-1]} | {t['result']} | {t['duration']:.1f} s |")
-PY
-        echo
-        echo "Counts the stream-engine suite reported (Catch2 WARN lines of tests/engine):"
-        echo '```'
-        awk '/warning:$/ {grab=1; next} grab && NF == 0 {grab=0; print "--"; next} grab {sub(/^ +/, ""); printf "%s ", $0}' \
-            "$logs/testlog.txt" | tr -s ' ' | sed 's/ -- /\n/g; s/ --$//'
-        echo
-        echo '```'
-        echo
-    fi
-    if [ $bench = 1 ]; then
-        echo "Benchmark summary (all tables and the plots in docs/perf.md; the run in logs/bench-run.log):"
-        echo '```'
-        sed -n '/^GPU time per call/,$p' "$logs/bench-run.log"
-        echo '```'
-        echo
-    fi
-    if [ $tests = 1 ]; then
-        echo "Main job summary:"
-        echo '```'
-        tail -n 20 "$logs/sample.log"
-        echo '```'
-    fi
-} >"$record"
+write_record
+[ -n "$pack" ] && pack_logs
 echo "$summary"
 grep -q "FAIL" "$record" && exit 1
+grep -q "NOT RUN" "$record" && exit 3 # cut by --deadline: nothing failed, but the check is not complete
 exit 0
