@@ -278,17 +278,19 @@ int32_t optInSmem() {
 // made from; this keeps a misaligned one off cp.async) and the device lets a block take the plan's shared memory;
 // else the tiles kernel (with its buffers only: they end where the stages would start). The staged kernel is allowed
 // the device's whole opt-in limit, the same value at every launch from any thread (a permission, not an allocation),
-// and at every launch, since a device reset forgets it.
+// and at every launch, since a device reset forgets it; where the device refuses it, the tiles kernel runs (same output).
 template <class Out>
 cudaError_t launchTiles(TiledKernel<Out> tiled, StagedKernel<Out> staged, const TvJob &j, const View4 &src, const Out &out, const TvTileShape &s,
                         int64_t n, bool words, cudaStream_t stream) {
     const dim3 grid = tvGrid(j, s, n);
     if (s.stagePitch != 0 && stagedSource(src, kResizeU8)) {
         if (const int32_t limit = optInSmem(); s.smemBytes <= limit) {
-            if (const cudaError_t err = cudaFuncSetAttribute(staged, cudaFuncAttributeMaxDynamicSharedMemorySize, limit); err != cudaSuccess) return err;
-            dim3 stagedGrid = grid; // kTvStagedImages images a block where the grid keeps enough blocks
-            stagedGrid.z = static_cast<unsigned>(tvStagedGridZ(int64_t(grid.x) * grid.y, n));
-            return tvLaunch(staged, stagedGrid, s.smemBytes, stream, j, src, out, s);
+            if (cudaFuncSetAttribute(staged, cudaFuncAttributeMaxDynamicSharedMemorySize, limit) == cudaSuccess) {
+                dim3 stagedGrid = grid; // kTvStagedImages images a block where the grid keeps enough blocks
+                stagedGrid.z = static_cast<unsigned>(tvStagedGridZ(int64_t(grid.x) * grid.y, n));
+                return tvLaunch(staged, stagedGrid, s.smemBytes, stream, j, src, out, s);
+            }
+            (void)cudaGetLastError(); // refused (the kernel's own static shared memory counts against the limit): tiles
         }
     }
     return tvLaunch(tiled, grid, s.stagePitch != 0 ? s.stageOffset : s.smemBytes, stream, j, src, out, s, words);
