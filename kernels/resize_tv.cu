@@ -290,7 +290,8 @@ cudaError_t launchTiles(TiledKernel<Out> tiled, StagedKernel<Out> staged, const 
                 stagedGrid.z = static_cast<unsigned>(tvStagedGridZ(int64_t(grid.x) * grid.y, n));
                 return tvLaunch(staged, stagedGrid, s.smemBytes, stream, j, src, out, s);
             }
-            (void)cudaGetLastError(); // refused (the kernel's own static shared memory counts against the limit): tiles
+            (void)cudaGetLastError(); // refused: the tiles kernel (the staged one has no static shared memory, which would
+                                      // count against the limit, so this is not expected)
         }
     }
     return tvLaunch(tiled, grid, s.stagePitch != 0 ? s.stageOffset : s.smemBytes, stream, j, src, out, s, words);

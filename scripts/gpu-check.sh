@@ -49,7 +49,7 @@ while [ $# -gt 0 ]; do
     shift
 done
 case "$reference" in /*|'') ;; *) reference=$root/$reference ;; esac
-case "$deadline" in '' | [1-9] | [1-9][0-9]*) ;; *) echo "gpu-check: --deadline takes whole seconds > 0, not '$deadline'" >&2; exit 2 ;; esac
+case "$deadline" in '') ;; *[!0-9]* | 0*) echo "gpu-check: --deadline takes whole seconds > 0 (digits only), not '$deadline'" >&2; exit 2 ;; esac
 case "$pack" in /*|'') ;; *) pack=$root/$pack ;; esac
 ver=docs/verification
 logs=$ver/logs
@@ -80,9 +80,14 @@ step() { # step NAME LOGFILE COMMAND... : runs, keeps the log, records the resul
             return 3
         fi
         ran[$log]=1
+        if [ -n "$pack" ]; then # what comes back if the command is killed during this step says so
+            rows+=("| $name | RUNNING (where this is the last record, the command was killed here) | — | logs/$log |")
+            write_record && pack_logs
+            unset 'rows[-1]'
+        fi
         timeout --kill-after=5 "$left" "$@" >"$logs/$log" 2>&1
         rc=$?
-        [ $rc = 124 ] && rc="124, cut at --deadline $deadline s"
+        case $rc in 124 | 137) rc="$rc, cut at --deadline $deadline s" ;; esac # 137: killed 5 s after the TERM
     else
         ran[$log]=1
         "$@" >"$logs/$log" 2>&1
@@ -110,7 +115,7 @@ write_record() {
         echo '```'
         echo "$record_header"
         # The cffi mode of the pytest run (pytest-abi, the suite again with CVCUDA_C_FFI=abi, runs in CI, not here: --no-suite abi-mode).
-        python3 -c 'import cvcuda._library as L; print("cffi mode", L.ffi_mode, L.extension_path or "")' 2>&1
+        CVCUDA_C_LIBRARY="$root/$build/libcvcuda_c.so.1" PYTHONPATH="$root/bindings/python${PYTHONPATH:+:$PYTHONPATH}" python3 -c 'import cvcuda._library as L; print("cffi mode", L.ffi_mode, L.extension_path or "")' 2>&1
         echo "commit ${CVCUDA_COMMIT:-$(git rev-parse HEAD 2>/dev/null || echo unknown)}"
         echo '```'
         echo
@@ -122,7 +127,7 @@ write_record() {
         echo
         echo "Ordering and lifetime suites: **$ordering_passed/$ordering_runs runs passed** in a row (rows above)."
         echo
-        if [ -n "${ran[tests.log]:-}" ]; then
+        if [ -n "${ran[tests.log]:-}" ] && [ -f "$logs/test-summary.log" ]; then # (removed before the tests step)
             echo "Skipped cases (a GPU test may not skip here; these are no-device tests, which need the GPU hidden):"
             echo '```'
             grep '^- skipped' "$logs/test-summary.log" || echo "(none)"
@@ -132,7 +137,7 @@ write_record() {
             echo
             echo "| meson test | result | time |"
             echo "|---|---|---|"
-            python3 - "$build/meson-logs/testlog.json" <<'PY'
+            [ -f "$build/meson-logs/testlog.json" ] && python3 - "$build/meson-logs/testlog.json" <<'PY'
 import json, sys
 for line in open(sys.argv[1]):
     t = json.loads(line)
@@ -141,7 +146,7 @@ PY
             echo
             echo "Counts the stream-engine suite reported (Catch2 WARN lines of tests/engine):"
             echo '```'
-            awk '/warning:$/ {grab=1; next} grab && NF == 0 {grab=0; print "--"; next} grab {sub(/^ +/, ""); printf "%s ", $0}' \
+            [ -f "$logs/testlog.txt" ] && awk '/warning:$/ {grab=1; next} grab && NF == 0 {grab=0; print "--"; next} grab {sub(/^ +/, ""); printf "%s ", $0}' \
                 "$logs/testlog.txt" | tr -s ' ' | sed 's/ -- /\n/g; s/ --$//'
             echo
             echo '```'
@@ -162,10 +167,11 @@ PY
         fi
     } >"$record"
 }
-pack_logs() { # the record too where --record puts it outside docs/verification
+pack_logs() { # docs/perf.md (the benchmark writes it) and the record too where --record puts it outside docs/verification
     local extra=()
-    case "$record" in docs/verification/*) ;; *) extra=("$record") ;; esac
-    tar czf "$pack.part" docs/verification docs/img ${extra[@]+"${extra[@]}"} 2>/dev/null && mv -f "$pack.part" "$pack"
+    case "$record" in docs/verification/*) ;; *) extra=(-C "$(dirname "$record")" "$(basename "$record")") ;; esac
+    tar czf "$pack.part" docs/verification docs/img docs/perf.md ${extra[@]+"${extra[@]}"} && mv -f "$pack.part" "$pack" ||
+        echo "gpu-check: --pack $pack failed" >&2
 }
 
 if [ -f "$build/build.ninja" ]; then
@@ -181,9 +187,12 @@ if [ "${ngpu:-0}" -ge 2 ]; then export CVCUDA_REQUIRE_MULTI_GPU=1; fi
 export CVCUDA_C_LIBRARY="$root/$build/libcvcuda_c.so.1"
 export PYTHONPATH="$root/bindings/python${PYTHONPATH:+:$PYTHONPATH}"
 if [ $tests = 1 ]; then
+    # no earlier run's logs (the build folder may be an earlier call's) can pass for this one's
+    rm -f "$build/meson-logs/testlog.txt" "$build/meson-logs/testlog.json" "$logs/testlog.txt" "$logs/test-summary.log"
+    summary="not finished (the record was written while the tests ran)"
     step "all tests, CVCUDA_REQUIRE_GPU=1" tests.log meson test -C "$build" --print-errorlogs --num-processes 1 --timeout-multiplier 4 --no-suite abi-mode
     if [ -n "${ran[tests.log]:-}" ]; then
-        cp "$build/meson-logs/testlog.txt" "$logs/testlog.txt" # every test's own output, passing ones too
+        [ -f "$build/meson-logs/testlog.txt" ] && cp "$build/meson-logs/testlog.txt" "$logs/testlog.txt" # every test's own output, passing ones too
         python3 scripts/summarize_tests.py "$build" --list-skips >"$logs/test-summary.log"
         summary=$(tail -n 1 "$logs/test-summary.log")
         [ -n "$pack" ] && write_record && pack_logs
