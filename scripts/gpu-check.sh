@@ -71,7 +71,7 @@ summary="not run in this part (--no-tests)" ordering_passed=0
 record_reserve=30 # seconds kept after the last step for the record (its header imports torch) and the pack
 step() { # step NAME LOGFILE COMMAND... : runs, keeps the log, records the result row (and packs, with --pack)
     local name=$1 log=$2; shift 2
-    local t0=$SECONDS rc
+    local t0=$SECONDS rc limit=()
     if [ -n "$deadline" ]; then
         local left=$((deadline - record_reserve - SECONDS))
         if [ $left -lt 5 ]; then
@@ -79,19 +79,18 @@ step() { # step NAME LOGFILE COMMAND... : runs, keeps the log, records the resul
             echo "gpu-check: $name -> not run (--deadline $deadline s)"
             return 3
         fi
-        ran[$log]=1
-        if [ -n "$pack" ]; then # what comes back if the command is killed during this step says so
-            rows+=("| $name | RUNNING (where this is the last record, the command was killed here) | — | logs/$log |")
-            write_record && pack_logs
-            unset 'rows[-1]'
-        fi
-        timeout --kill-after=5 "$left" "$@" >"$logs/$log" 2>&1
-        rc=$?
+        limit=(timeout --kill-after=5 "$left")
+    fi
+    ran[$log]=1
+    if [ -n "$pack" ]; then # what comes back if the command is killed during this step says so
+        rows+=("| $name | RUNNING (where this is the last record, the command was killed here) | — | logs/$log |")
+        write_record && pack_logs
+        unset 'rows[-1]'
+    fi
+    ${limit[@]+"${limit[@]}"} "$@" >"$logs/$log" 2>&1
+    rc=$?
+    if [ -n "$deadline" ]; then
         case $rc in 124 | 137) rc="$rc, cut at --deadline $deadline s" ;; esac # 137: killed 5 s after the TERM
-    else
-        ran[$log]=1
-        "$@" >"$logs/$log" 2>&1
-        rc=$?
     fi
     rows+=("| $name | $([ "$rc" = 0 ] && echo PASS || echo "FAIL (exit $rc)") | $((SECONDS - t0)) s | logs/$log |")
     echo "gpu-check: $name -> exit $rc ($((SECONDS - t0)) s)"
