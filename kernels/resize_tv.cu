@@ -75,56 +75,29 @@ __global__ void __launch_bounds__(kTvThreads, MinBlocks) tvTiledKernel(TvJob j, 
     }
 }
 
-// The staged variant (resize_tv_tile.cuh, tvStageFill): uint8 word rows, 12-tap windows, 16-byte aligned rows. The
-// block's planes (images blockIdx.z, + gridDim.z, ..., every channel of each) go through two stages in shared memory:
-// plane q + 1's copies are in flight while plane q is summed. Barriers: the one before a plane's horizontal phase
-// makes its copies (each thread waited for its own) visible to all and ends the previous plane's vertical phase (the
-// buffer); the one after it ends the reads of its stage, which the copies issued at the next plane's top overwrite
-// with plane q + 2's.
+// tvStagedBlock's primitives on the GPU: the thread's and block's indices, __syncthreads, cp.async and the wait on the
+// prior grid.
+struct TvGpuBlock {
+    __device__ __forceinline__ int tid() const { return static_cast<int>(threadIdx.x); }
+    __device__ __forceinline__ unsigned x() const { return blockIdx.x; }
+    __device__ __forceinline__ unsigned y() const { return blockIdx.y; }
+    __device__ __forceinline__ unsigned z() const { return blockIdx.z; }
+    __device__ __forceinline__ unsigned gy() const { return gridDim.y; }
+    __device__ __forceinline__ unsigned gz() const { return gridDim.z; }
+    __device__ __forceinline__ void sync() const { __syncthreads(); }
+    __device__ __forceinline__ void copy16(uint8_t *to, const uint8_t *from, int32_t bytes) const { bandCopy16Zero(to, from, bytes); }
+    __device__ __forceinline__ void commit() const { bandCommit(); }
+    template <int Pending> __device__ __forceinline__ void wait() const { bandWait<Pending>(); }
+    __device__ __forceinline__ void waitPriorGrid() const { cvk::waitPriorGrid(); }
+};
+
+// The staged variant (resize_tv_tile.cuh, tvStagedBlock): uint8 word rows, 12-tap windows, 16-byte aligned rows, the
+// block's planes through two stages in shared memory.
 template <class Out, int WordBatch = kTvStagedRowBatch>
 __global__ void __launch_bounds__(kTvThreads, kTvMinBlocks<12>) tvStagedKernel(TvJob j, View4 src, Out out, TvTileShape s) {
-    constexpr int K = 12;
     extern __shared__ float4 tvSmem[];
-    const TvBuffers b = tvCarve<K>(tvSmem, s.maxRows + s.padRows, s.tileH);
-    uint8_t *const stages = reinterpret_cast<uint8_t *>(tvSmem) + s.stageOffset;
-    const int32_t stageBytes = s.maxRows * s.stagePitch;
-    const int tid = static_cast<int>(threadIdx.x);
-    tvZeroBuffer(b, s.maxRows + s.padRows, tid, kTvThreads); // ordered by the barrier before the first tile's setup
-    const int32_t tilesY = (j.outH + s.tileH - 1) / s.tileH;
-    const int32_t C = static_cast<int32_t>(src.shape[kC]);
-    const int64_t planes = tvBlockPlanes(src.shape[kN], C, blockIdx.z, gridDim.z);
-    const auto planeOf = [&](int64_t q, int64_t &n, int32_t &c) {
-        tvBlockPlane(q, C, blockIdx.z, gridDim.z, n, c);
-        return Plane{src.data + n * src.stride[kN] + c * src.stride[kC], src.stride[kH], src.stride[kW], 0};
-    };
-    for (int32_t ty = blockIdx.y; ty < tilesY; ty += gridDim.y) {
-        const TvTile t = tvTileOf(j, s.tileH, static_cast<int32_t>(blockIdx.x), ty);
-        const TvStageSpan span = tvStageSpan<K>(j, t);
-        const TvFixedColumn<K> col = tvColumnOf<uint8_t, K>(j, t, tid % kTvTileW);
-        __syncthreads(); // the previous tile's vertical pass has read the row weights, its horizontal pass the stages
-        tvTileRowsSetup<K>(j, t, b, tid, kTvThreads);
-        waitPriorGrid(); // launched overlapping the previous kernel (tvLaunch): nothing above reads global memory
-        int64_t n = 0;
-        int32_t c = 0;
-        if (planes > 0) tvStageFill(planeOf(0, n, c), t, span, j.srcW, stages, tid, kTvThreads);
-        bandCommit();
-        for (int64_t q = 0; q < planes; ++q) {
-            if (q + 1 < planes) {
-                int64_t n1;
-                int32_t c1;
-                tvStageFill(planeOf(q + 1, n1, c1), t, span, j.srcW, stages + ((q + 1) & 1) * stageBytes, tid, kTvThreads);
-                bandCommit();
-                bandWait<1>(); // all but the newest group: plane q's copies
-            } else {
-                bandWait<0>();
-            }
-            planeOf(q, n, c);
-            __syncthreads();
-            tvTileStagedHorizontal<K, WordBatch>(t, col, stages + (q & 1) * stageBytes, span, b, tid, kTvThreads);
-            __syncthreads();
-            tvTileVertical<uint8_t, K>(t, b, tid, kTvThreads, [&](int32_t x, int32_t y, float v) { out(n, c, x, y, v); });
-        }
-    }
+    TvGpuBlock blk;
+    tvStagedBlock<12, WordBatch>(j, src, s, tvSmem, blk, out);
 }
 
 // The fused pass per output pixel (the modes and sizes the tiles do not take): sampleTorch's value of every channel.

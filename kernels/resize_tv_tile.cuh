@@ -332,10 +332,19 @@ template <int K> CVK_TV_HD TvStageSpan tvStageSpan(const TvJob &j, const TvTile 
     return s;
 }
 
+// The 16-byte copy of a stage's chunk: bandCopy16Zero (cp.async where compiled for it). tvStagedBlock passes its
+// block's instead.
+struct TvCopy16 {
+    CVK_TV_HD void operator()(uint8_t *to, const uint8_t *from, int32_t bytes) const { bandCopy16Zero(to, from, bytes); }
+};
+
 // Phase 2a (one channel plane, every thread): the tile's rows' span into `stage` (rows of span.bytes). Thread tid
 // copies 16-byte chunk tid % chunks of rows tid / chunks, + nthreads / chunks, ... (the plan keeps chunks <=
-// nthreads); a chunk's bytes past the row's srcW are zero and not read. p.base and p.rowStride are 16-byte aligned.
-CVK_TV_HD void tvStageFill(const Plane &p, const TvTile &t, const TvStageSpan &span, int32_t srcW, uint8_t *stage, int tid, int nthreads) {
+// nthreads) with copy(to, from, bytes) (TvCopy16's contract); a chunk's bytes past the row's srcW are zero and not
+// read. p.base and p.rowStride are 16-byte aligned.
+template <class Copy = TvCopy16>
+CVK_TV_HD void tvStageFill(const Plane &p, const TvTile &t, const TvStageSpan &span, int32_t srcW, uint8_t *stage, int tid, int nthreads,
+                           const Copy &copy = Copy{}) {
     const int32_t chunks = span.bytes >> 4, perPass = nthreads / chunks;
     if (tid >= perPass * chunks) return;
     const int32_t k = tid % chunks, off = span.origin + 16 * k;
@@ -345,7 +354,7 @@ CVK_TV_HD void tvStageFill(const Plane &p, const TvTile &t, const TvStageSpan &s
     uint8_t *to = stage + r * span.bytes + 16 * k;
     const int64_t fromStep = int64_t(perPass) * p.rowStride;
     const int32_t toStep = perPass * span.bytes;
-    for (; r < t.rows; r += perPass, from += fromStep, to += toStep) bandCopy16Zero(to, from, bytes);
+    for (; r < t.rows; r += perPass, from += fromStep, to += toStep) copy(to, from, bytes);
 }
 
 // The staged kernel's rows a batch and most images a block (tvStagedImages). Measured on an H100 with
@@ -423,6 +432,65 @@ CVK_TV_HD void tvTileVertical(const TvTile &t, const TvBuffers &b, int tid, int 
         }
         if constexpr (kTvFixed<T>) acc *= kTvFixedUnit;
         emit(t.ox0 + x, t.oy0 + y, acc);
+    }
+}
+
+// One block of the staged kernel (tvStagedKernel, resize_tv.cu), whole: the tiles of tile column blk.x() and tile
+// rows blk.y(), + blk.gy(), ..., each over the planes of image slot blk.z() of blk.gz() (tvBlockPlanes), plane
+// q + 1's copies in flight while plane q is summed (two stages of s.maxRows rows of s.stagePitch bytes at
+// s.stageOffset of `smem`, after the buffers), every output value handed to emit(n, c, x, y, value).
+// `blk` is the block's primitives as its thread sees them: tid(); the block's place x(), y(), z() and the grid's
+// extents gy(), gz() (blockIdx, gridDim); the barrier sync() (__syncthreads); copy16(to, from, bytes) (TvCopy16's
+// contract, asynchronous: its bytes land by the thread's wait for its group), commit() and wait<Pending>()
+// (cp.async's commit_group and wait_group); waitPriorGrid() (overlap_launch.cuh), before any global memory access.
+// On the GPU they are the hardware's (resize_tv.cu); the CPU tests (tests/kernels/test_resize_tv_staged_block.cpp)
+// run the block's threads one after another between barriers, each copy landing when issued or as late as the waits
+// allow, so that a barrier or wait left out shows as a wrong output.
+// Barriers: the one before a plane's horizontal phase makes its copies (each thread waited for its own) visible to all
+// and ends the previous plane's vertical phase (the buffer); the one after it ends the reads of its stage, which the
+// copies issued at the next plane's top overwrite with plane q + 2's.
+template <int K, int U, class Block, class Emit>
+CVK_TV_HD void tvStagedBlock(const TvJob &j, const View4 &src, const TvTileShape &s, void *smem, Block &blk, Emit &&emit) {
+    const TvBuffers b = tvCarve<K>(smem, s.maxRows + s.padRows, s.tileH);
+    uint8_t *const stages = static_cast<uint8_t *>(smem) + s.stageOffset;
+    const int32_t stageBytes = s.maxRows * s.stagePitch;
+    const int tid = blk.tid();
+    const auto copy = [&](uint8_t *to, const uint8_t *from, int32_t bytes) { blk.copy16(to, from, bytes); };
+    tvZeroBuffer(b, s.maxRows + s.padRows, tid, kTvThreads); // ordered by the barrier before the first tile's setup
+    const int32_t tilesY = (j.outH + s.tileH - 1) / s.tileH;
+    const int32_t C = static_cast<int32_t>(src.shape[kC]);
+    const int64_t planes = tvBlockPlanes(src.shape[kN], C, blk.z(), blk.gz());
+    const auto planeOf = [&](int64_t q, int64_t &n, int32_t &c) {
+        tvBlockPlane(q, C, blk.z(), blk.gz(), n, c);
+        return Plane{src.data + n * src.stride[kN] + c * src.stride[kC], src.stride[kH], src.stride[kW], 0};
+    };
+    for (int32_t ty = blk.y(); ty < tilesY; ty += blk.gy()) {
+        const TvTile t = tvTileOf(j, s.tileH, static_cast<int32_t>(blk.x()), ty);
+        const TvStageSpan span = tvStageSpan<K>(j, t);
+        const TvFixedColumn<K> col = tvColumnOf<uint8_t, K>(j, t, tid % kTvTileW);
+        blk.sync(); // the previous tile's vertical pass has read the row weights, its horizontal pass the stages
+        tvTileRowsSetup<K>(j, t, b, tid, kTvThreads);
+        blk.waitPriorGrid(); // launched overlapping the previous kernel (tvLaunch): nothing above reads global memory
+        int64_t n = 0;
+        int32_t c = 0;
+        if (planes > 0) tvStageFill(planeOf(0, n, c), t, span, j.srcW, stages, tid, kTvThreads, copy);
+        blk.commit();
+        for (int64_t q = 0; q < planes; ++q) {
+            if (q + 1 < planes) {
+                int64_t n1;
+                int32_t c1;
+                tvStageFill(planeOf(q + 1, n1, c1), t, span, j.srcW, stages + ((q + 1) & 1) * stageBytes, tid, kTvThreads, copy);
+                blk.commit();
+                blk.template wait<1>(); // all but the newest group: plane q's copies
+            } else {
+                blk.template wait<0>();
+            }
+            planeOf(q, n, c);
+            blk.sync();
+            tvTileStagedHorizontal<K, U>(t, col, stages + (q & 1) * stageBytes, span, b, tid, kTvThreads);
+            blk.sync();
+            tvTileVertical<uint8_t, K>(t, b, tid, kTvThreads, [&](int32_t x, int32_t y, float v) { emit(n, c, x, y, v); });
+        }
     }
 }
 
