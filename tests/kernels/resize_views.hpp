@@ -1,6 +1,6 @@
 // Views and parameters the resize CPU tests build (pure host values: the dispatch tests never dereference them, the
 // block tests point them at their own buffers), and what the block tests compare against: the per-pixel sampler's
-// bytes.
+// bytes, or torchvision's floats.
 #pragma once
 
 #include "../../kernels/resize.hpp"
@@ -52,6 +52,23 @@ std::vector<uint8_t> samplerBytes(const cvk::ResizeParams &p, const cvk::resize:
                 });
     }
     return want;
+}
+
+// The value torchvision's antialiased resize (sampleTorch, bilinear or bicubic) gives pixel (x, y), channel c of the
+// srcW x srcH image `p` (C channels) resized to rw x rh: the float before the conversion to T.
+template <class T>
+float tvSamplerValue(int32_t srcW, int32_t srcH, int32_t rw, int32_t rh, bool cubic, const cvk::resize::Plane &p, int32_t x, int32_t y,
+                     int32_t C, int32_t c) {
+    const cvk::resize::Axis ax = cvk::resize::makeAxis(srcW, rw), ay = cvk::resize::makeAxis(srcH, rh);
+    float out = 0.f;
+    auto emit = [&](int32_t k, T, float real) {
+        if (k == c) out = real;
+    };
+    if (cubic)
+        cvk::resize::sampleTorch<T, cvk::resize::kTvCubicAA>(ax, ay, p, x, y, C, emit);
+    else
+        cvk::resize::sampleTorch<T, cvk::resize::kTvLinearAA>(ax, ay, p, x, y, C, emit);
+    return out;
 }
 
 // A block test's output against the sampler's bytes: store[shift, shift + want.size()) equals `want` (the first 5

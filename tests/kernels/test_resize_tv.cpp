@@ -6,6 +6,8 @@
 #include <catch2/catch_test_macros.hpp>
 
 #include "../../kernels/resize_tv_tile.cuh"
+#include "guarded_bytes.hpp"
+#include "resize_views.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -15,9 +17,6 @@
 #include <random>
 #include <type_traits>
 #include <vector>
-
-#include <sys/mman.h>
-#include <unistd.h>
 
 using namespace cvk::resize;
 
@@ -154,21 +153,6 @@ struct BlockRow {
     int64_t rowPad;           // elements after each source row
 };
 
-// The value sampleTorch gives resized pixel (x, y), channel c (float, before the conversion to T).
-template <class T>
-float samplerValue(const TvJob &j, int32_t rh, int32_t rw, const Plane &p, int32_t x, int32_t y, int32_t C, int32_t c) {
-    const Axis ax = makeAxis(j.srcW, rw), ay = makeAxis(j.srcH, rh);
-    float out = 0.f;
-    auto emit = [&](int32_t k, T, float real) {
-        if (k == c) out = real;
-    };
-    if (j.cubic)
-        sampleTorch<T, kTvCubicAA>(ax, ay, p, x, y, C, emit);
-    else
-        sampleTorch<T, kTvLinearAA>(ax, ay, p, x, y, C, emit);
-    return out;
-}
-
 bool sameValue(float a, float b) { return a == b || (std::isnan(a) && std::isnan(b)); }
 
 // Runs every tile of image n the way tvTiledKernel does, one block a tile (phases in order, each for every thread),
@@ -178,8 +162,8 @@ bool sameValue(float a, float b) { return a == b || (std::isnan(a) && std::isnan
 // for the all-taps sums shows as a NaN or a REQUIRE. `staged`: the horizontal phase as tvStagedKernel's, the plane's
 // span copied into a stage (poisoned with 0xA5 first: a chunk left out that holds taps changes sums) by tvStageFill,
 // then summed from there (tvTileStagedHorizontal). A fill that read past a row shows only where that row ends at the
-// source's guard page (the bottom-right crop's row below); the pipeline of two stages across planes runs on the GPU
-// only (test_resize_torchvision.py).
+// source's guard page (the bottom-right crop's row below); the pipeline of two stages across planes runs whole in
+// test_resize_tv_staged_block.cpp (an emulated block) and on the GPU (test_resize_torchvision.py).
 template <class T, int K>
 int64_t runAndCompare(const TvJob &j, const cvk::TvTileShape &s, const cvk::View4 &src, int32_t rh, int32_t rw, bool words, bool staged,
                       int64_t n, int64_t &compared, int64_t &finite) {
@@ -224,7 +208,7 @@ int64_t runAndCompare(const TvJob &j, const cvk::TvTileShape &s, const cvk::View
                     for (int tid = 0; tid < kTvThreads; ++tid) tvTileHorizontal<T, K>(j, t, cols[tid], p, words, b, tid, kTvThreads);
                 const Plane whole{src.data + n * src.stride[cvk::kN], src.stride[cvk::kH], src.stride[cvk::kW], src.stride[cvk::kC]};
                 const auto check = [&](int32_t x, int32_t y, float v) {
-                    const float want = samplerValue<T>(j, rh, rw, whole, j.x0 + x, j.y0 + y, C, c);
+                    const float want = cvtest::tvSamplerValue<T>(j.srcW, j.srcH, rw, rh, j.cubic, whole, j.x0 + x, j.y0 + y, C, c);
                     ++compared;
                     finite += std::isfinite(want) ? 1 : 0;
                     if (!sameValue(v, want) && mismatches++ < 5)
@@ -235,32 +219,6 @@ int64_t runAndCompare(const TvJob &j, const cvk::TvTileShape &s, const cvk::View
         }
     return mismatches;
 }
-
-// Host memory whose last byte is followed by an inaccessible page: a read past a source's end faults (the test
-// dies) where a vector's slack would hide it.
-class GuardedBytes {
-public:
-    explicit GuardedBytes(size_t bytes) {
-        const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
-        span_ = (bytes + page - 1) / page * page + page;
-        void *m = mmap(nullptr, span_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        REQUIRE(m != MAP_FAILED);
-        base_ = static_cast<char *>(m);
-        if (mprotect(base_ + span_ - page, page, PROT_NONE) != 0) {
-            munmap(base_, span_);
-            FAIL("mprotect of the guard page failed");
-        }
-        data_ = base_ + span_ - page - bytes;
-    }
-    GuardedBytes(const GuardedBytes &) = delete;
-    GuardedBytes &operator=(const GuardedBytes &) = delete;
-    ~GuardedBytes() { munmap(base_, span_); }
-    char *data() const { return data_; }
-
-private:
-    char *base_ = nullptr, *data_ = nullptr;
-    size_t span_ = 0;
-};
 
 // Random bytes, or floats in [-1, 2).
 template <class T> void fill(T *v, int64_t count, std::mt19937 &rng) {
@@ -290,7 +248,7 @@ template <class T> void runRow(const BlockRow &r, std::mt19937 &rng) {
     INFO(r.what << (sizeof(T) == 1 ? " uint8" : " float32"));
     const int64_t N = 2, elem = sizeof(T);
     const int64_t count = r.planar ? N * r.c * r.h * (r.w + r.rowPad) : N * r.h * r.w * r.c;
-    GuardedBytes src(size_t(count) * sizeof(T)); // the source's last byte (its last row's padding, if any) ends at the guard page
+    cvtest::GuardedBytes src(size_t(count) * sizeof(T)); // the source's last byte (its last row's padding, if any) ends at the guard page
     fill(reinterpret_cast<T *>(src.data()), count, rng);
     char *base = src.data();
     const cvk::View4 sv = r.planar ? nchw(base, N, r.h, r.w, r.c, elem, r.rowPad) : nhwc(base, N, r.h, r.w, r.c, elem);

@@ -1,0 +1,175 @@
+// One CUDA thread block on the CPU, for the block bodies written over a Block of primitives (resize_tv_tile.cuh,
+// tvStagedBlock): the barrier, cp.async's 16-byte copies with their commit and wait groups, the wait on the prior
+// grid, the thread's and block's indices. The threads run one at a time (ucontext), each until its next barrier, in
+// ascending or descending order, so a body that reads what another thread writes without a barrier between reads the
+// wrong value in one order or the other. The copies land when issued or, to expose a missing wait, as late as the
+// waits allow (a copy lands at the wait that covers its group: cp.async.wait_group N completes every committed group
+// but the newest N; PTX ISA, "cp.async.wait_group"). What the hardware leaves undefined and the emulation can see is
+// recorded as a fault: threads that reach different barriers (__syncthreads in divergent code), a copy before the
+// wait on the prior grid (overlap_launch.cuh), a copy not 16-byte aligned, one outside the shared memory's stages or
+// of more than 16 bytes, and a thread that ends with copies it never waited for.
+#pragma once
+
+#include <ucontext.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace cvtest {
+
+enum class CopyLanding { AtIssue, AtWait };
+enum class ThreadOrder { Ascending, Descending };
+
+// The block's place in its grid (blockIdx.x, .y, .z) and the grid's extents the bodies step by (gridDim.y, .z).
+struct BlockPlace {
+    unsigned x, y, z, gy, gz;
+};
+
+class EmulatedBlock {
+public:
+    // What a thread of the body calls (tvStagedBlock's Block).
+    class Thread {
+    public:
+        int tid() const { return index_; }
+        unsigned x() const { return block_->place_.x; }
+        unsigned y() const { return block_->place_.y; }
+        unsigned z() const { return block_->place_.z; }
+        unsigned gy() const { return block_->place_.gy; }
+        unsigned gz() const { return block_->place_.gz; }
+        void sync() {
+            ++barriers_;
+            swapcontext(&context_, &block_->scheduler_);
+        }
+        // cp.async.cg.shared.global [to], [from], 16, bytes: `bytes` bytes from `from`, zeros after them.
+        void copy16(uint8_t *to, const uint8_t *from, int32_t bytes) {
+            if (!waitedPriorGrid_) block_->fault(index_, "a copy before the wait on the prior grid");
+            bool valid = true; // else recorded and not done (it would write where it must not)
+            if (reinterpret_cast<uintptr_t>(to) % 16 != 0 || reinterpret_cast<uintptr_t>(from) % 16 != 0)
+                valid = block_->fault(index_, "a copy not 16-byte aligned");
+            if (to < block_->copyLo_ || to + 16 > block_->copyHi_) valid = block_->fault(index_, "a copy outside the stages");
+            if (bytes < 0 || bytes > 16) valid = block_->fault(index_, "a copy of " + std::to_string(bytes) + " bytes");
+            if (!valid) return;
+            const Copy c{to, from, bytes};
+            if (block_->landing_ == CopyLanding::AtIssue)
+                land(c);
+            else
+                open_.push_back(c);
+        }
+        void commit() {
+            groups_.push_back(open_);
+            open_.clear();
+        }
+        template <int Pending> void wait() {
+            while (groups_.size() > size_t(Pending)) {
+                for (const Copy &c : groups_.front()) land(c);
+                groups_.pop_front();
+            }
+        }
+        void waitPriorGrid() { waitedPriorGrid_ = true; }
+
+    private:
+        friend class EmulatedBlock;
+        struct Copy {
+            uint8_t *to;
+            const uint8_t *from;
+            int32_t bytes;
+        };
+        static void land(const Copy &c) {
+            for (int32_t i = 0; i < 16; ++i) c.to[i] = i < c.bytes ? c.from[i] : uint8_t(0);
+        }
+
+        EmulatedBlock *block_ = nullptr;
+        int index_ = 0;
+        ucontext_t context_{};
+        std::vector<char> stack_;
+        std::vector<Copy> open_; // issued, not yet committed (AtWait)
+        std::deque<std::vector<Copy>> groups_;
+        bool waitedPriorGrid_ = false, done_ = false;
+        int64_t barriers_ = 0;
+    };
+
+    // `threads` threads at `place`; copies may write [copyLo, copyHi) only (the stages).
+    EmulatedBlock(int threads, BlockPlace place, CopyLanding landing, ThreadOrder order, uint8_t *copyLo, uint8_t *copyHi)
+        : place_(place), landing_(landing), order_(order), copyLo_(copyLo), copyHi_(copyHi), threads_(size_t(threads)) {}
+    EmulatedBlock(const EmulatedBlock &) = delete;
+    EmulatedBlock &operator=(const EmulatedBlock &) = delete;
+
+    // Runs body(thread) for every thread, a barrier at a time; afterwards faults() lists what went wrong.
+    void run(std::function<void(Thread &)> body) {
+        body_ = std::move(body);
+        for (size_t i = 0; i < threads_.size(); ++i) {
+            Thread &t = threads_[i];
+            t.block_ = this;
+            t.index_ = static_cast<int>(i);
+            t.stack_.assign(kStackBytes, 0);
+            getcontext(&t.context_);
+            t.context_.uc_stack.ss_sp = t.stack_.data();
+            t.context_.uc_stack.ss_size = t.stack_.size();
+            t.context_.uc_link = &scheduler_;
+            makecontext(&t.context_, &EmulatedBlock::start, 0);
+        }
+        for (;;) {
+            const size_t n = threads_.size();
+            for (size_t k = 0; k < n; ++k) {
+                Thread &t = threads_[order_ == ThreadOrder::Ascending ? k : n - 1 - k];
+                if (t.done_) continue;
+                running_ = &t;
+                current() = this;
+                swapcontext(&scheduler_, &t.context_);
+            }
+            size_t done = 0;
+            for (const Thread &t : threads_) done += t.done_ ? 1 : 0;
+            if (done == n) break;
+            bool same = done == 0;
+            for (const Thread &t : threads_) same = same && t.barriers_ == threads_[0].barriers_;
+            if (!same) { // some threads ended or wait at another barrier: the rest would wait forever on a GPU
+                fault(-1, "threads at different barriers (divergent __syncthreads)");
+                break;
+            }
+        }
+        for (const Thread &t : threads_)
+            if (t.done_ && (!t.open_.empty() || !t.groups_.empty())) fault(t.index_, "ends with copies it never waited for");
+    }
+
+    const std::vector<std::string> &faults() const { return faults_; }
+
+private:
+    static constexpr size_t kStackBytes = 128 * 1024;
+    static EmulatedBlock *&current() {
+        static thread_local EmulatedBlock *block = nullptr;
+        return block;
+    }
+    static void start() {
+        EmulatedBlock *b = current();
+        Thread &t = *b->running_;
+        b->body_(t);
+        t.done_ = true; // returning resumes the scheduler (uc_link)
+    }
+    // Records a fault (the first 8); false, for copy16's validity.
+    bool fault(int thread, const std::string &what) {
+        if (faults_.size() >= 8) return false;
+        std::ostringstream s;
+        s << "block (" << place_.x << ", " << place_.y << ", " << place_.z << ")";
+        if (thread >= 0) s << " thread " << thread;
+        s << ": " << what;
+        faults_.push_back(s.str());
+        return false;
+    }
+
+    BlockPlace place_;
+    CopyLanding landing_;
+    ThreadOrder order_;
+    uint8_t *copyLo_, *copyHi_;
+    std::vector<Thread> threads_;
+    std::function<void(Thread &)> body_;
+    Thread *running_ = nullptr;
+    ucontext_t scheduler_{};
+    std::vector<std::string> faults_;
+};
+
+} // namespace cvtest
