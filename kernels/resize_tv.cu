@@ -145,20 +145,6 @@ const std::array<std::array<PixelKernel, kTvModeCount>, 2> kPixel = {pixelRow<fa
 
 bool isAntialiased(int32_t torchMode) { return torchMode == kTvLinearAA || torchMode == kTvCubicAA; }
 
-TvJob jobOf(const View4 &src, int64_t resizeH, int64_t resizeW, int32_t x0, int32_t y0, int64_t outH, int64_t outW, int32_t mode) {
-    TvJob j;
-    j.srcW = static_cast<int32_t>(src.shape[kW]);
-    j.srcH = static_cast<int32_t>(src.shape[kH]);
-    j.sx = tvScale(j.srcW, static_cast<int32_t>(resizeW));
-    j.sy = tvScale(j.srcH, static_cast<int32_t>(resizeH));
-    j.x0 = x0;
-    j.y0 = y0;
-    j.outW = static_cast<int32_t>(outW);
-    j.outH = static_cast<int32_t>(outH);
-    j.cubic = mode == kTvCubicAA;
-    return j;
-}
-
 // The compiled window size for the job (the largest window of the indices it computes), the tile height that fits
 // (firstTileH rows, 32 for the library, halved until the buffers fit), and that tile's most source rows; for an
 // integer source (`allTaps`) the horizontal buffer holds K rows more (tvTileVertical's all-taps sums).
@@ -300,7 +286,7 @@ template <class Row> cudaError_t preloadRow(const Row &row) {
 bool planTvResizeTile(const ResizeParams &p, TvTileShape &s) {
     if (!isAntialiased(p.torchMode) || p.type < 0 || p.type >= kResizeTypeCount) return false;
     const bool integer = p.type == kResizeU8 || p.type == kResizeU16 || p.type == kResizeS16;
-    const TvJob j = jobOf(p.src, p.dst.shape[kH], p.dst.shape[kW], 0, 0, p.dst.shape[kH], p.dst.shape[kW], p.torchMode);
+    const TvJob j = tvJobOf(p.src, p.dst.shape[kH], p.dst.shape[kW], 0, 0, p.dst.shape[kH], p.dst.shape[kW], p.torchMode);
     if (!planJob(j, integer, s)) return false;
     planTvStage(j, p.src, p.type, s);
     return true;
@@ -308,14 +294,14 @@ bool planTvResizeTile(const ResizeParams &p, TvTileShape &s) {
 
 bool planTvFusedTile(const FusedParams &q, TvTileShape &s) {
     if (!isAntialiased(q.torchMode)) return false;
-    const TvJob j = jobOf(q.src, q.resizeH, q.resizeW, q.cropX, q.cropY, q.dst.shape[kH], q.dst.shape[kW], q.torchMode);
+    const TvJob j = tvJobOf(q);
     if (!planJob(j, true, s)) return false; // uint8
     planTvStage(j, q.src, kResizeU8, s);
     return true;
 }
 
 cudaError_t launchTvResizeTiled(const ResizeParams &p, const TvTileShape &s, cudaStream_t stream) {
-    const TvJob j = jobOf(p.src, p.dst.shape[kH], p.dst.shape[kW], 0, 0, p.dst.shape[kH], p.dst.shape[kW], p.torchMode);
+    const TvJob j = tvJobOf(p.src, p.dst.shape[kH], p.dst.shape[kW], 0, 0, p.dst.shape[kH], p.dst.shape[kW], p.torchMode);
     switch (p.type) {
     case kResizeU8: return launchPlain<0, uint8_t>(p, j, s, stream);
     case kResizeU16: return launchPlain<1, uint16_t>(p, j, s, stream);
@@ -332,7 +318,7 @@ cudaError_t launchTvFused(const FusedParams &q, cudaStream_t stream) {
     if (q.dst.shape[kN] == 0 || q.dst.shape[kH] == 0 || q.dst.shape[kW] == 0) return cudaSuccess;
     TvTileShape s;
     if (planTvFusedTile(q, s)) {
-        const TvJob j = jobOf(q.src, q.resizeH, q.resizeW, q.cropX, q.cropY, q.dst.shape[kH], q.dst.shape[kW], q.torchMode);
+        const TvJob j = tvJobOf(q);
         if (!planFits<uint8_t>(s)) return cudaErrorInvalidValue;
         const bool words = wordRows(q.src, kResizeU8);
         const int64_t n = q.dst.shape[kN];

@@ -50,6 +50,23 @@ struct TvJob {
     bool cubic;
 };
 
+// The job of resizing src ([N, H, W, C]) to resizeH x resizeW with torchvision's `mode` (TvMode) and keeping the
+// outH x outW part at (x0, y0) of it; the fused pass's (its crop of the resized image) for FusedParams.
+inline TvJob tvJobOf(const View4 &src, int64_t resizeH, int64_t resizeW, int32_t x0, int32_t y0, int64_t outH, int64_t outW, int32_t mode) {
+    TvJob j;
+    j.srcW = static_cast<int32_t>(src.shape[kW]);
+    j.srcH = static_cast<int32_t>(src.shape[kH]);
+    j.sx = tvScale(j.srcW, static_cast<int32_t>(resizeW));
+    j.sy = tvScale(j.srcH, static_cast<int32_t>(resizeH));
+    j.x0 = x0;
+    j.y0 = y0;
+    j.outW = static_cast<int32_t>(outW);
+    j.outH = static_cast<int32_t>(outH);
+    j.cubic = mode == kTvCubicAA;
+    return j;
+}
+inline TvJob tvJobOf(const FusedParams &q) { return tvJobOf(q.src, q.resizeH, q.resizeW, q.cropX, q.cropY, q.dst.shape[kH], q.dst.shape[kW], q.torchMode); }
+
 CVK_TV_HD float tvHalfTaps(bool cubic) { return cubic ? 2.f : 1.f; }
 
 // PyTorch's interp_size: the most taps any window of the axis holds ((int)ceilf(support) * 2 + 1).

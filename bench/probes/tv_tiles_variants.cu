@@ -88,7 +88,7 @@ int main() {
         std::printf("the benchmark's row did not plan the 12-tap tiles\n");
         return 1;
     }
-    const TvJob j = jobOf(p.src, OH, OW, 0, 0, OH, OW, p.torchMode);
+    const TvJob j = tvJobOf(p.src, OH, OW, 0, 0, OH, OW, p.torchMode);
     const float copyUs = timeIt([&](int i) { CK(cudaMemcpyAsync(buf.copyDst[i % 2], buf.src[i % kSets], (srcBytes + dstBytes) / 2, cudaMemcpyDeviceToDevice, st)); }, st);
     std::printf("%s, 64x3x1080x1920 uint8 NCHW -> 256x455 antialiased bilinear, GPU us per call (median of 9 batches of 5)\n",
                 [] { static cudaDeviceProp d; CK(cudaGetDeviceProperties(&d, 0)); return d.name; }());
