@@ -7,16 +7,22 @@
 // but the newest N; PTX ISA, "cp.async.wait_group"). What the hardware leaves undefined and the emulation can see is
 // recorded as a fault: threads that reach different barriers (__syncthreads in divergent code), a copy before the
 // wait on the prior grid (overlap_launch.cuh), a copy not 16-byte aligned, one outside the shared memory's stages or
-// of more than 16 bytes, and a thread that ends with copies it never waited for.
+// of more than 16 bytes, a thread that ends with copies it never waited for, and a body that throws (bodies must not:
+// an exception cannot leave a thread's context, so it is caught there). Each thread's stack has an inaccessible page
+// below it, so a body that overflows it faults.
 #pragma once
 
+#include <sys/mman.h>
 #include <ucontext.h>
+#include <unistd.h>
 
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <exception>
 #include <functional>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -49,16 +55,15 @@ public:
         void copy16(uint8_t *to, const uint8_t *from, int32_t bytes) {
             if (!waitedPriorGrid_) block_->fault(index_, "a copy before the wait on the prior grid");
             bool valid = true; // else recorded and not done (it would write where it must not)
-            if (reinterpret_cast<uintptr_t>(to) % 16 != 0 || reinterpret_cast<uintptr_t>(from) % 16 != 0)
-                valid = block_->fault(index_, "a copy not 16-byte aligned");
-            if (to < block_->copyLo_ || to + 16 > block_->copyHi_) valid = block_->fault(index_, "a copy outside the stages");
+            const uintptr_t at = reinterpret_cast<uintptr_t>(to);
+            if (at % 16 != 0 || reinterpret_cast<uintptr_t>(from) % 16 != 0) valid = block_->fault(index_, "a copy not 16-byte aligned");
+            if (at < block_->copyLo_ || at + 16 > block_->copyHi_) valid = block_->fault(index_, "a copy outside the stages");
             if (bytes < 0 || bytes > 16) valid = block_->fault(index_, "a copy of " + std::to_string(bytes) + " bytes");
             if (!valid) return;
-            const Copy c{to, from, bytes};
-            if (block_->landing_ == CopyLanding::AtIssue)
-                land(c);
-            else
-                open_.push_back(c);
+            Copy c{to, from, bytes, false};
+            if (block_->landing_ == CopyLanding::AtIssue) land(c);
+            open_.push_back(c); // landed or not, it waits for its group's commit and wait
+
         }
         void commit() {
             groups_.push_back(open_);
@@ -66,7 +71,7 @@ public:
         }
         template <int Pending> void wait() {
             while (groups_.size() > size_t(Pending)) {
-                for (const Copy &c : groups_.front()) land(c);
+                for (Copy &c : groups_.front()) land(c);
                 groups_.pop_front();
             }
         }
@@ -78,38 +83,57 @@ public:
             uint8_t *to;
             const uint8_t *from;
             int32_t bytes;
+            bool landed;
         };
-        static void land(const Copy &c) {
+        static void land(Copy &c) {
+            if (c.landed) return;
+            c.landed = true;
             for (int32_t i = 0; i < 16; ++i) c.to[i] = i < c.bytes ? c.from[i] : uint8_t(0);
         }
 
         EmulatedBlock *block_ = nullptr;
         int index_ = 0;
         ucontext_t context_{};
-        std::vector<char> stack_;
-        std::vector<Copy> open_; // issued, not yet committed (AtWait)
+        std::vector<Copy> open_; // issued, not yet committed
         std::deque<std::vector<Copy>> groups_;
         bool waitedPriorGrid_ = false, done_ = false;
         int64_t barriers_ = 0;
     };
 
     // `threads` threads at `place`; copies may write [copyLo, copyHi) only (the stages).
-    EmulatedBlock(int threads, BlockPlace place, CopyLanding landing, ThreadOrder order, uint8_t *copyLo, uint8_t *copyHi)
-        : place_(place), landing_(landing), order_(order), copyLo_(copyLo), copyHi_(copyHi), threads_(size_t(threads)) {}
+    EmulatedBlock(int threads, BlockPlace place, CopyLanding landing, ThreadOrder order, const uint8_t *copyLo, const uint8_t *copyHi)
+        : place_(place), landing_(landing), order_(order), copyLo_(reinterpret_cast<uintptr_t>(copyLo)),
+          copyHi_(reinterpret_cast<uintptr_t>(copyHi)), threads_(size_t(threads)) {
+        // one mapping: per thread an inaccessible page, then its stack (stacks grow down, into the page)
+        page_ = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+        stacksBytes_ = threads_.size() * (page_ + kStackBytes);
+        void *m = mmap(nullptr, stacksBytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (m == MAP_FAILED) throw std::runtime_error("block emulator: no memory for the threads' stacks");
+        stacks_ = static_cast<char *>(m);
+        for (size_t i = 0; i < threads_.size(); ++i)
+            if (mprotect(stacks_ + i * (page_ + kStackBytes), page_, PROT_NONE) != 0) {
+                munmap(stacks_, stacksBytes_);
+                throw std::runtime_error("block emulator: mprotect of a stack's guard page failed");
+            }
+    }
+    ~EmulatedBlock() { munmap(stacks_, stacksBytes_); }
     EmulatedBlock(const EmulatedBlock &) = delete;
     EmulatedBlock &operator=(const EmulatedBlock &) = delete;
 
-    // Runs body(thread) for every thread, a barrier at a time; afterwards faults() lists what went wrong.
+    // Runs body(thread) for every thread, a barrier at a time, once per block (a block runs its body once);
+    // afterwards faults() lists what went wrong. Threads left waiting at a barrier when the others ended are
+    // abandoned, not unwound: a body's locals need no destructors (tvStagedBlock's have none).
     void run(std::function<void(Thread &)> body) {
+        if (ran_) throw std::logic_error("block emulator: run() twice on one block");
+        ran_ = true;
         body_ = std::move(body);
         for (size_t i = 0; i < threads_.size(); ++i) {
             Thread &t = threads_[i];
             t.block_ = this;
             t.index_ = static_cast<int>(i);
-            t.stack_.assign(kStackBytes, 0);
             getcontext(&t.context_);
-            t.context_.uc_stack.ss_sp = t.stack_.data();
-            t.context_.uc_stack.ss_size = t.stack_.size();
+            t.context_.uc_stack.ss_sp = stacks_ + i * (page_ + kStackBytes) + page_;
+            t.context_.uc_stack.ss_size = kStackBytes;
             t.context_.uc_link = &scheduler_;
             makecontext(&t.context_, &EmulatedBlock::start, 0);
         }
@@ -139,7 +163,7 @@ public:
     const std::vector<std::string> &faults() const { return faults_; }
 
 private:
-    static constexpr size_t kStackBytes = 128 * 1024;
+    static constexpr size_t kStackBytes = 64 * 1024;
     static EmulatedBlock *&current() {
         static thread_local EmulatedBlock *block = nullptr;
         return block;
@@ -147,7 +171,13 @@ private:
     static void start() {
         EmulatedBlock *b = current();
         Thread &t = *b->running_;
-        b->body_(t);
+        try {
+            b->body_(t);
+        } catch (const std::exception &e) {
+            b->fault(t.index_, std::string("the body threw: ") + e.what());
+        } catch (...) {
+            b->fault(t.index_, "the body threw");
+        }
         t.done_ = true; // returning resumes the scheduler (uc_link)
     }
     // Records a fault (the first 8); false, for copy16's validity.
@@ -164,8 +194,11 @@ private:
     BlockPlace place_;
     CopyLanding landing_;
     ThreadOrder order_;
-    uint8_t *copyLo_, *copyHi_;
+    uintptr_t copyLo_, copyHi_;
     std::vector<Thread> threads_;
+    char *stacks_ = nullptr;
+    size_t page_ = 0, stacksBytes_ = 0;
+    bool ran_ = false;
     std::function<void(Thread &)> body_;
     Thread *running_ = nullptr;
     ucontext_t scheduler_{};

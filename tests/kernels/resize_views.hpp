@@ -71,6 +71,23 @@ float tvSamplerValue(int32_t srcW, int32_t srcH, int32_t rw, int32_t rh, bool cu
     return out;
 }
 
+// The fused pass's parameters for torchvision's antialiased resize (bilinear or bicubic) of src to rh x rw and its
+// oh x ow crop at (x0, y0), into a float32 NCHW output never dereferenced: what planTvFusedTile plans and tvJobOf
+// (resize_tv_tile.cuh) makes the tiles' job of.
+inline cvk::FusedParams tvFusedParams(const cvk::View4 &src, int32_t rh, int32_t rw, int32_t x0, int32_t y0, int32_t oh, int32_t ow, bool cubic) {
+    const int64_t n = src.shape[cvk::kN], c = src.shape[cvk::kC], plane = int64_t(oh) * ow * 4;
+    cvk::FusedParams q{};
+    q.src = src;
+    q.dst = cvk::View4{kAligned, {n, oh, ow, c}, {c * plane, int64_t(ow) * 4, 4, plane}};
+    q.resizeH = rh;
+    q.resizeW = rw;
+    q.cropX = x0;
+    q.cropY = y0;
+    q.interp = -1;
+    q.torchMode = cubic ? cvk::resize::kTvCubicAA : cvk::resize::kTvLinearAA;
+    return q;
+}
+
 // A block test's output against the sampler's bytes: store[shift, shift + want.size()) equals `want` (the first 5
 // differences reported with their row of rowBytes), and every other byte of the store still holds `poison`.
 inline void checkAgainstSampler(const uint8_t *store, size_t storeBytes, int64_t shift, const std::vector<uint8_t> &want,

@@ -253,15 +253,7 @@ template <class T> void runRow(const BlockRow &r, std::mt19937 &rng) {
     char *base = src.data();
     const cvk::View4 sv = r.planar ? nchw(base, N, r.h, r.w, r.c, elem, r.rowPad) : nhwc(base, N, r.h, r.w, r.c, elem);
     if constexpr (!std::is_integral_v<T>) plantInfinities(sv);
-    cvk::FusedParams q{};
-    q.src = sv;
-    q.dst = nchw(kAligned, N, r.oh, r.ow, r.c, 4);
-    q.resizeH = r.rh;
-    q.resizeW = r.rw;
-    q.cropX = r.x0;
-    q.cropY = r.y0;
-    q.interp = -1;
-    q.torchMode = r.cubic ? kTvCubicAA : kTvLinearAA;
+    const cvk::FusedParams q = cvtest::tvFusedParams(sv, r.rh, r.rw, r.x0, r.y0, r.oh, r.ow, r.cubic);
     cvk::TvTileShape s{};
     REQUIRE(cvk::planTvFusedTile(q, s));
     if constexpr (!std::is_integral_v<T>) {
@@ -269,16 +261,7 @@ template <class T> void runRow(const BlockRow &r, std::mt19937 &rng) {
         s.padRows = 0;
         s.smemBytes = tvSmemBytes(s.maxRows, s.tileH, kTvTaps[s.taps]);
     }
-    TvJob j;
-    j.srcW = r.w;
-    j.srcH = r.h;
-    j.sx = tvScale(r.w, r.rw);
-    j.sy = tvScale(r.h, r.rh);
-    j.x0 = r.x0;
-    j.y0 = r.y0;
-    j.outW = r.ow;
-    j.outH = r.oh;
-    j.cubic = r.cubic;
+    const TvJob j = tvJobOf(q);
     const bool words = sizeof(T) == 1 && r.planar && (r.w + r.rowPad) % 4 == 0;
     // the staged variant where the plan takes it (16-byte aligned uint8 rows, 12 taps), as well as the tiled one
     const bool staged = s.stagePitch > 0;

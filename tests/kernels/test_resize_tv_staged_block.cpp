@@ -17,6 +17,7 @@
 #include <functional>
 #include <limits>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -31,16 +32,26 @@ namespace {
 // What the negative controls break in the body's primitives.
 enum class Break {
     Nothing,
+    BarrierAtTileStart,      // the one ending the previous tile's reads of the row weights and stages
     BarrierAfterHorizontal,  // the one ending the reads of a stage and the buffer's writes
     BarrierBeforeHorizontal, // the one making a plane's copies visible and ending the previous plane's reads
     WaitOneGroupShort,       // wait<2> for wait<1>: plane q's copies not complete when it is summed
+    LastWaitLeftOut,         // no wait<0>: the last plane's copies never waited for
 };
 
-// A thread of the emulated block as tvStagedBlock sees it, with `what` broken. A block of P planes passes 1 + 2P
-// barriers a tile: the tile's first, then a pair a plane (before and after its horizontal phase).
-class BrokenThread {
+// The source rows a copy may read: row r of every plane is [src + r * pitch, + width) (planes h * pitch apart).
+struct SourceRows {
+    const uint8_t *src;
+    int64_t pitch, width, bytes;
+};
+
+// A thread of the emulated block as tvStagedBlock sees it: counts the copies that read outside their row (into
+// `overreads`), and breaks `what`. A block of P planes passes 1 + 2P barriers a tile: the tile's first, then a pair a
+// plane (before and after its horizontal phase).
+class StagedThread {
 public:
-    BrokenThread(EmulatedBlock::Thread &t, Break what, int64_t planes) : t_(t), what_(what), perTile_(1 + 2 * planes) {}
+    StagedThread(EmulatedBlock::Thread &t, Break what, int64_t planes, const SourceRows &rows, int64_t &overreads)
+        : t_(t), what_(what), perTile_(1 + 2 * planes), rows_(rows), overreads_(overreads) {}
     int tid() const { return t_.tid(); }
     unsigned x() const { return t_.x(); }
     unsigned y() const { return t_.y(); }
@@ -49,16 +60,21 @@ public:
     unsigned gz() const { return t_.gz(); }
     void sync() {
         const int64_t i = syncs_++ % perTile_;
+        if (i == 0 && what_ == Break::BarrierAtTileStart) return;
         if (i > 0 && i % 2 == 0 && what_ == Break::BarrierAfterHorizontal) return;
         if (i % 2 == 1 && what_ == Break::BarrierBeforeHorizontal) return;
         t_.sync();
     }
-    void copy16(uint8_t *to, const uint8_t *from, int32_t bytes) { t_.copy16(to, from, bytes); }
+    void copy16(uint8_t *to, const uint8_t *from, int32_t bytes) {
+        const int64_t at = from - rows_.src;
+        if (bytes > 0 && (at < 0 || at + bytes > rows_.bytes || at % rows_.pitch + bytes > rows_.width)) ++overreads_;
+        t_.copy16(to, from, bytes);
+    }
     void commit() { t_.commit(); }
     template <int Pending> void wait() {
         if (what_ == Break::WaitOneGroupShort && Pending == 1)
             t_.wait<2>();
-        else
+        else if (what_ != Break::LastWaitLeftOut || Pending != 0)
             t_.wait<Pending>();
     }
     void waitPriorGrid() { t_.waitPriorGrid(); }
@@ -67,6 +83,8 @@ private:
     EmulatedBlock::Thread &t_;
     Break what_;
     int64_t perTile_, syncs_ = 0;
+    const SourceRows &rows_;
+    int64_t &overreads_;
 };
 
 struct StagedRow {
@@ -79,7 +97,7 @@ struct StagedRow {
 };
 
 struct Outcome {
-    int64_t wrong = 0, missing = 0, twice = 0;
+    int64_t wrong = 0, missing = 0, twice = 0, outside = 0, overreads = 0;
     std::vector<std::string> faults;
     std::string first; // the first wrong value
 };
@@ -97,29 +115,13 @@ Outcome runGrid(const StagedRow &r, CopyLanding landing, ThreadOrder order, Brea
     // planar [n, h, w, c] view (NCHW): strides in bytes
     const cvk::View4 sv{src.data(), {r.n, r.h, r.w, r.c}, {r.c * planeBytes, r.pitch, 1, planeBytes}};
 
-    cvk::FusedParams q{};
-    q.src = sv;
-    q.dst = cvk::View4{cvtest::kAligned, {r.n, r.oh, r.ow, r.c}, {int64_t(r.c) * r.oh * r.ow * 4, int64_t(r.ow) * 4, 4, int64_t(r.oh) * r.ow * 4}};
-    q.resizeH = r.rh;
-    q.resizeW = r.rw;
-    q.cropX = r.x0;
-    q.cropY = r.y0;
-    q.interp = -1;
-    q.torchMode = r.cubic ? kTvCubicAA : kTvLinearAA;
+    const cvk::FusedParams q = cvtest::tvFusedParams(sv, r.rh, r.rw, r.x0, r.y0, r.oh, r.ow, r.cubic);
     cvk::TvTileShape s{};
     REQUIRE(cvk::planTvFusedTile(q, s));
     REQUIRE(s.taps == 0);
     REQUIRE(s.stagePitch > 0); // the staged kernel's job
-    TvJob j;
-    j.srcW = r.w;
-    j.srcH = r.h;
-    j.sx = tvScale(r.w, r.rw);
-    j.sy = tvScale(r.h, r.rh);
-    j.x0 = r.x0;
-    j.y0 = r.y0;
-    j.outW = r.ow;
-    j.outH = r.oh;
-    j.cubic = r.cubic;
+    const TvJob j = tvJobOf(q);
+    const SourceRows rows{bytes, r.pitch, r.w, count};
 
     const float nan = std::numeric_limits<float>::quiet_NaN();
     const size_t outCount = size_t(r.n) * r.c * r.oh * r.ow;
@@ -131,15 +133,22 @@ Outcome runGrid(const StagedRow &r, CopyLanding landing, ThreadOrder order, Brea
         for (unsigned y = 0; y < r.gy; ++y)
             for (unsigned x = 0; x < tilesX; ++x) {
                 cvtest::GuardedBytes smemBytes{size_t(s.smemBytes)}; // the block's dynamic shared memory, nothing past it
-                std::memset(smemBytes.data(), 0xA5, size_t(s.smemBytes));
+                // poison: the buffers NaN (a sum over a row the body did not write, or did not zero, is NaN), the stages
+                // 0xA5 bytes
+                std::memset(smemBytes.data(), 0xFF, size_t(s.stageOffset));
+                std::memset(smemBytes.data() + s.stageOffset, 0xA5, size_t(s.smemBytes - s.stageOffset));
                 auto *smem = reinterpret_cast<uint8_t *>(smemBytes.data());
                 REQUIRE(reinterpret_cast<uintptr_t>(smem) % 16 == 0);
                 EmulatedBlock block(kTvThreads, BlockPlace{x, y, z, r.gy, r.gz}, landing, order, smem + s.stageOffset,
                                     smem + s.stageOffset + 2 * s.maxRows * s.stagePitch);
                 const int64_t planes = tvBlockPlanes(r.n, r.c, z, r.gz);
                 block.run([&](EmulatedBlock::Thread &t) {
-                    BrokenThread bt(t, what, planes);
-                    tvStagedBlock<K, kTvStagedRowBatch>(j, sv, s, smem, bt, [&](int64_t n, int32_t c, int32_t ox, int32_t oy, float v) {
+                    StagedThread st(t, what, planes, rows, o.overreads);
+                    tvStagedBlock<K, kTvStagedRowBatch>(j, sv, s, smem, st, [&](int64_t n, int32_t c, int32_t ox, int32_t oy, float v) {
+                        if (n < 0 || n >= r.n || c < 0 || c >= r.c || oy < 0 || oy >= r.oh || ox < 0 || ox >= r.ow) {
+                            ++o.outside;
+                            return;
+                        }
                         const size_t at = ((size_t(n) * r.c + size_t(c)) * r.oh + size_t(oy)) * r.ow + size_t(ox);
                         out[at] = v;
                         ++writes[at];
@@ -168,10 +177,10 @@ const std::vector<StagedRow> kRows = {
     {"2 images x 3 planes in one block (6 planes through the two stages), 4.2x down", 2, 3, 135, 241, 256, 32, 57, 0, 0, 32, 57, false, 1, 1},
     {"3 images in 2 image slots (images 0, 2 and 1), 4 tile rows with the grid's y of 3 (rows 0, 3 and 1 and 2)", 3, 2, 270, 100, 112, 100, 40, 0, 0, 100, 40,
      false, 3, 2},
-    {"crop at the bottom right: the last tile's span has chunks past the row's 97 bytes (zeros, not read)", 2, 3, 96, 97, 112, 32, 53, 20, 20, 12, 33, false,
+    {"crop at the bottom right: both tiles' spans have a chunk of 1 byte of the row's 97 (the rest zeros, not read)", 2, 3, 96, 97, 112, 32, 53, 20, 20, 12, 33, false,
      1, 1},
-    {"bicubic 2x down (9 taps)", 1, 3, 64, 96, 96, 32, 48, 0, 0, 32, 48, true, 1, 1},
-    {"enlarging with antialias (3 taps), one plane a block", 2, 1, 10, 32, 32, 31, 47, 0, 0, 31, 47, false, 1, 2},
+    {"bicubic 2x down (windows of up to 8 taps)", 1, 3, 64, 96, 96, 32, 48, 0, 0, 32, 48, true, 1, 1},
+    {"enlarging with antialias (windows of 2 taps), one plane a block", 2, 1, 10, 32, 32, 31, 47, 0, 0, 31, 47, false, 1, 2},
 };
 
 constexpr CopyLanding kLandings[] = {CopyLanding::AtIssue, CopyLanding::AtWait};
@@ -193,36 +202,47 @@ TEST_CASE("staged tv block, emulated: every output once, equal to sampleTorch, i
                 for (const std::string &f : o.faults) FAIL_CHECK(f);
                 CHECK(o.missing == 0);
                 CHECK(o.twice == 0);
+                CHECK(o.outside == 0);
+                CHECK(o.overreads == 0);
                 INFO(o.first);
                 CHECK(o.wrong == 0);
             }
 }
 
 TEST_CASE("staged tv block, emulated, negative controls: a barrier or a wait taken out gives wrong values", "[resize][tv][cpu]") {
-    // Where each break shows: a wait one group short only where copies land at their wait (landing at issue, every
-    // copy is complete before any wait); the barriers in every emulation.
+    // Where each break shows (wrong values in the emulations marked; the others are not asserted): a wait short only
+    // where copies land at their wait (landing at issue, every copy is complete before any wait); the tile's first
+    // barrier where a block takes two tiles and a thread that runs before the others overwrites the row weights they
+    // still read (threads ascending: thread 0 writes row 0's, which threads 1-31 read; descending, the rows the last
+    // tile's 4 rows rewrite are read by no thread after them).
     struct ControlRow {
         const char *what;
         Break broken;
-        bool atIssue; // also shows where copies land when issued
+        size_t row;        // kRows' row
+        bool shows[2][2];  // [landing][order], kLandings' and kOrders' order
+        const char *fault; // the fault the emulator records, or "" for none
     };
     const std::vector<ControlRow> controls = {
-        {"no barrier after the horizontal phase", Break::BarrierAfterHorizontal, true},
-        {"no barrier before the horizontal phase", Break::BarrierBeforeHorizontal, true},
-        {"wait<2> for wait<1>", Break::WaitOneGroupShort, false},
+        {"no barrier after the horizontal phase", Break::BarrierAfterHorizontal, 0, {{true, true}, {true, true}}, ""},
+        {"no barrier before the horizontal phase", Break::BarrierBeforeHorizontal, 0, {{true, true}, {true, true}}, ""},
+        {"wait<2> for wait<1>", Break::WaitOneGroupShort, 0, {{false, false}, {true, true}}, ""},
+        {"no wait<0> for the last plane", Break::LastWaitLeftOut, 0, {{false, false}, {true, true}}, "never waited"},
+        {"no barrier at a tile's start", Break::BarrierAtTileStart, 1, {{true, false}, {true, false}}, ""},
     };
-    const StagedRow &r = kRows[0]; // six planes a block: every barrier and wait of the pipeline in use
     for (const ControlRow &c : controls)
-        for (CopyLanding landing : kLandings)
-            for (ThreadOrder order : kOrders) {
-                INFO(c.what << "; " << emulation(landing, order));
-                const Outcome o = runGrid(r, landing, order, c.broken);
-                for (const std::string &f : o.faults) FAIL_CHECK(f); // broken uniformly: no divergence, every copy waited for
+        for (size_t l = 0; l < 2; ++l)
+            for (size_t k = 0; k < 2; ++k) {
+                const StagedRow &r = kRows[c.row];
+                INFO(c.what << " (" << r.what << "); " << emulation(kLandings[l], kOrders[k]));
+                const Outcome o = runGrid(r, kLandings[l], kOrders[k], c.broken);
+                if (*c.fault == 0) {
+                    for (const std::string &f : o.faults) FAIL_CHECK(f); // broken uniformly: no divergence
+                } else {
+                    REQUIRE_FALSE(o.faults.empty());
+                    CHECK(o.faults[0].find(c.fault) != std::string::npos);
+                }
                 CHECK(o.missing == 0);
-                if (landing == CopyLanding::AtIssue && !c.atIssue)
-                    CHECK(o.wrong == 0);
-                else
-                    CHECK(o.wrong > 0);
+                if (c.shows[l][k]) CHECK(o.wrong > 0);
             }
 }
 
@@ -241,10 +261,12 @@ TEST_CASE("block emulator: what it records as a fault, one body a row", "[cpu]")
         {"a copy not 16-byte aligned", [](EmulatedBlock::Thread &t, uint8_t *to, const uint8_t *f) { t.waitPriorGrid(); t.copy16(to + 8, f, 16); t.commit(); t.wait<0>(); }, "not 16-byte aligned"},
         {"a copy past the stages", [](EmulatedBlock::Thread &t, uint8_t *to, const uint8_t *f) { t.waitPriorGrid(); t.copy16(to + 64, f, 0); t.commit(); t.wait<0>(); }, "outside the stages"},
         {"a copy of 17 bytes", [](EmulatedBlock::Thread &t, uint8_t *to, const uint8_t *f) { t.waitPriorGrid(); t.copy16(to, f, 17); t.commit(); t.wait<0>(); }, "17 bytes"},
+        {"a copy never committed", [](EmulatedBlock::Thread &t, uint8_t *to, const uint8_t *f) { t.waitPriorGrid(); t.copy16(to, f, 16); t.wait<0>(); }, "never waited"},
+        {"a body that throws", [](EmulatedBlock::Thread &t, uint8_t *, const uint8_t *) { if (t.tid() == 3) throw std::runtime_error("thread 3"); }, "threw: thread 3"},
     };
     for (const FaultRow &r : rows)
         for (CopyLanding landing : kLandings) {
-            INFO(r.what);
+            INFO(r.what << "; " << emulation(landing, ThreadOrder::Ascending));
             EmulatedBlock block(8, BlockPlace{0, 0, 0, 1, 1}, landing, ThreadOrder::Ascending, stage, stage + sizeof stage);
             block.run([&](EmulatedBlock::Thread &t) { r.body(t, stage, from); });
             if (*r.fault == 0) {
