@@ -8,13 +8,13 @@
 // recorded as a fault: threads that reach different barriers (__syncthreads in divergent code), a copy before the
 // wait on the prior grid (overlap_launch.cuh), a copy not 16-byte aligned, one outside the shared memory's stages or
 // of more than 16 bytes, a thread that ends with copies it never waited for, and a body that throws (bodies must not:
-// an exception cannot leave a thread's context, so it is caught there). Each thread's stack has an inaccessible page
-// below it, so a body that overflows it faults.
+// an exception cannot leave a thread's context, so it is caught there). Each thread's stack has 64 KiB of
+// inaccessible pages below it, so a body that overflows its stack dies of SIGSEGV (the test binary with it) instead of
+// writing over another thread's stack.
 #pragma once
 
 #include <sys/mman.h>
 #include <ucontext.h>
-#include <unistd.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -63,7 +63,6 @@ public:
             Copy c{to, from, bytes, false};
             if (block_->landing_ == CopyLanding::AtIssue) land(c);
             open_.push_back(c); // landed or not, it waits for its group's commit and wait
-
         }
         void commit() {
             groups_.push_back(open_);
@@ -76,6 +75,12 @@ public:
             }
         }
         void waitPriorGrid() { waitedPriorGrid_ = true; }
+        // Copies issued and not yet waited for (empty groups need no wait).
+        bool pendingCopies() const {
+            bool any = !open_.empty();
+            for (const auto &g : groups_) any = any || !g.empty();
+            return any;
+        }
 
     private:
         friend class EmulatedBlock;
@@ -104,14 +109,14 @@ public:
     EmulatedBlock(int threads, BlockPlace place, CopyLanding landing, ThreadOrder order, const uint8_t *copyLo, const uint8_t *copyHi)
         : place_(place), landing_(landing), order_(order), copyLo_(reinterpret_cast<uintptr_t>(copyLo)),
           copyHi_(reinterpret_cast<uintptr_t>(copyHi)), threads_(size_t(threads)) {
-        // one mapping: per thread an inaccessible page, then its stack (stacks grow down, into the page)
-        page_ = static_cast<size_t>(sysconf(_SC_PAGESIZE));
-        stacksBytes_ = threads_.size() * (page_ + kStackBytes);
+        // one mapping: per thread kGuardBytes inaccessible (more than any frame of these bodies, so none jumps it), then
+        // its stack (stacks grow down, into the guard)
+        stacksBytes_ = threads_.size() * (kGuardBytes + kStackBytes);
         void *m = mmap(nullptr, stacksBytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
         if (m == MAP_FAILED) throw std::runtime_error("block emulator: no memory for the threads' stacks");
         stacks_ = static_cast<char *>(m);
         for (size_t i = 0; i < threads_.size(); ++i)
-            if (mprotect(stacks_ + i * (page_ + kStackBytes), page_, PROT_NONE) != 0) {
+            if (mprotect(stacks_ + i * (kGuardBytes + kStackBytes), kGuardBytes, PROT_NONE) != 0) {
                 munmap(stacks_, stacksBytes_);
                 throw std::runtime_error("block emulator: mprotect of a stack's guard page failed");
             }
@@ -132,7 +137,7 @@ public:
             t.block_ = this;
             t.index_ = static_cast<int>(i);
             getcontext(&t.context_);
-            t.context_.uc_stack.ss_sp = stacks_ + i * (page_ + kStackBytes) + page_;
+            t.context_.uc_stack.ss_sp = stacks_ + i * (kGuardBytes + kStackBytes) + kGuardBytes;
             t.context_.uc_stack.ss_size = kStackBytes;
             t.context_.uc_link = &scheduler_;
             makecontext(&t.context_, &EmulatedBlock::start, 0);
@@ -157,13 +162,13 @@ public:
             }
         }
         for (const Thread &t : threads_)
-            if (t.done_ && (!t.open_.empty() || !t.groups_.empty())) fault(t.index_, "ends with copies it never waited for");
+            if (t.done_ && t.pendingCopies()) fault(t.index_, "ends with copies it never waited for");
     }
 
     const std::vector<std::string> &faults() const { return faults_; }
 
 private:
-    static constexpr size_t kStackBytes = 64 * 1024;
+    static constexpr size_t kStackBytes = 64 * 1024, kGuardBytes = 64 * 1024; // whole pages (of 4 KiB to 64 KiB)
     static EmulatedBlock *&current() {
         static thread_local EmulatedBlock *block = nullptr;
         return block;
@@ -197,7 +202,7 @@ private:
     uintptr_t copyLo_, copyHi_;
     std::vector<Thread> threads_;
     char *stacks_ = nullptr;
-    size_t page_ = 0, stacksBytes_ = 0;
+    size_t stacksBytes_ = 0;
     bool ran_ = false;
     std::function<void(Thread &)> body_;
     Thread *running_ = nullptr;
