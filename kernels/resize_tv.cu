@@ -85,7 +85,7 @@ struct TvGpuBlock {
     __device__ __forceinline__ unsigned gy() const { return gridDim.y; }
     __device__ __forceinline__ unsigned gz() const { return gridDim.z; }
     __device__ __forceinline__ void sync() const { __syncthreads(); }
-    __device__ __forceinline__ void copy16(uint8_t *to, const uint8_t *from, int32_t bytes) const { bandCopy16Zero(to, from, bytes); }
+    __device__ __forceinline__ void copy16(uint8_t *to, const uint8_t *from, int32_t bytes) const { TvCopy16{}(to, from, bytes); }
     __device__ __forceinline__ void commit() const { bandCommit(); }
     template <int Pending> __device__ __forceinline__ void wait() const { bandWait<Pending>(); }
     __device__ __forceinline__ void waitPriorGrid() const { cvk::waitPriorGrid(); }
