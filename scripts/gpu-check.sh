@@ -127,7 +127,7 @@ write_record() {
         echo "Ordering and lifetime suites: **$ordering_passed/$ordering_runs runs passed** in a row (rows above)."
         echo
         if [ -n "${ran[tests.log]:-}" ] && [ -f "$logs/test-summary.log" ]; then # (removed before the tests step)
-            echo "Skipped cases (a GPU test may not skip here; these are no-device tests, which need the GPU hidden):"
+            echo "Skipped cases (a GPU test may not skip here for want of a GPU; each line gives the reason it could not run on this machine):"
             echo '```'
             grep '^- skipped' "$logs/test-summary.log" || echo "(none)"
             echo '```'
