@@ -1,5 +1,8 @@
-"""What the resize GPU tests share: the interpolation table against OpenCV, random images per dtype, the tolerance
-rule, and moving arrays between numpy, torch and cvcuda."""
+"""What the resize GPU tests share (and scripts/reference_agreement.py, which holds the reference library to the same
+cases and rule): the interpolation tables against OpenCV and torchvision, random images per dtype, the tolerance rule,
+and moving arrays between numpy, torch and cvcuda."""
+
+import math
 
 import numpy as np
 
@@ -30,6 +33,34 @@ SIZES = (
     ((5, 7), (13, 3)),
 )
 
+# torchvision's resize (tvresize): (src H, W) -> (dst H, W), torchvision's mode names and ours.
+TV_SIZES = (
+    ((534, 800), (224, 224)),
+    ((960, 1280), (225, 300)),
+    ((1080, 1920), (135, 240)),
+    ((37, 53), (111, 129)),
+    ((1, 1), (7, 5)),
+    ((64, 48), (8, 6)),
+    ((37, 53), (111, 29)),
+    ((1080, 1920), (256, 455)),  # the benchmark's resize (separable path: 11 and 19 taps)
+    ((1200, 1600), (30, 40)),    # 40x down: windows past the separable path's 48 taps, per pixel
+)
+TV_MODES = ("BILINEAR", "BICUBIC", "NEAREST", "NEAREST_EXACT")
+TV_INTERP = {"BILINEAR": cvcuda.Interp.LINEAR, "BICUBIC": cvcuda.Interp.CUBIC, "NEAREST": cvcuda.Interp.NEAREST_FLOOR,
+             "NEAREST_EXACT": cvcuda.Interp.NEAREST}
+
+
+def window_taps(mode, antialias, src, dst):
+    """Taps one output sums in torch's separable antialias filter: 2 * ceil(support * scale) + 1 per downscaled axis
+    (support 1 for bilinear, 2 for bicubic, as torch's antialias kernels), their product over the two axes."""
+    if not antialias or mode.startswith("NEAREST"):
+        return 0
+    support = 1 if mode == "BILINEAR" else 2
+    taps = 1
+    for s, d in zip(src, dst):
+        taps *= 2 * math.ceil(support * max(s / d, 1.0)) + 1
+    return taps
+
 
 def random_image(rng, shape, dtype):
     """Random values over the dtype's range (floats: [-100, 300), images with overshoot)."""
@@ -55,22 +86,27 @@ def cv2_resize(cv2, img_hwc, dst_hw, interp):
     return out.astype(img_hwc.dtype) if img_hwc.dtype == np.float16 else out
 
 
-def assert_close(ours, ref, what, src_scale=1.0, taps=0):
-    """Integers: within +-1 (OpenCV's SIMD and scalar code round the last pass differently). float32: 1e-4
-    relative (of max(|ref|, 1)) plus 2e-6 of the source's magnitude `src_scale` (max |src|): float32 sums of a few
-    dozen weighted taps, added in another order or fused into multiply-adds, differ by that much. A sum of more
-    `taps` (antialias windows: hundreds) may differ by up to taps * 2^-24 of the magnitude, the float32 bound of a
-    sum of that many terms, and gets that instead when it is larger. float16: one float16 rounding (2^-10 relative)
-    on top of the same float32 bound."""
-    assert ours.shape == ref.shape, f"{what}: shape {ours.shape} != {ref.shape}"
+def outside_rule(ours, ref, src_scale=1.0, taps=0):
+    """(mask of the values of `ours` outside the rule against `ref`, |ours - ref|), arrays of one shape. Integers:
+    within +-1 (OpenCV's SIMD and scalar code round the last pass differently). float32: 1e-4 relative (of
+    max(|ref|, 1)) plus 2e-6 of the source's magnitude `src_scale` (max |src|): float32 sums of a few dozen weighted
+    taps, added in another order or fused into multiply-adds, differ by that much. A sum of more `taps` (antialias
+    windows: hundreds) may differ by up to taps * 2^-24 of the magnitude, the float32 bound of a sum of that many
+    terms, and gets that instead when it is larger. float16: one float16 rounding (2^-10 relative) on top of the same
+    float32 bound. NaN is outside."""
     if ours.dtype.kind in "ui":
         diff = np.abs(ours.astype(np.int64) - ref.astype(np.int64))
-        bad = diff > 1
-    else:
-        a, b = ours.astype(np.float64), ref.astype(np.float64)
-        rel = 1e-4 if ours.dtype == np.float32 else 2.0**-10
-        diff = np.abs(a - b)
-        bad = ~(diff <= rel * np.maximum(np.abs(b), 1.0) + max(2e-6, taps * 2.0**-24) * src_scale)
+        return diff > 1, diff
+    a, b = ours.astype(np.float64), ref.astype(np.float64)
+    rel = 1e-4 if ours.dtype == np.float32 else 2.0**-10
+    diff = np.abs(a - b)
+    return ~(diff <= rel * np.maximum(np.abs(b), 1.0) + max(2e-6, taps * 2.0**-24) * src_scale), diff
+
+
+def assert_close(ours, ref, what, src_scale=1.0, taps=0):
+    """Fails unless every value of `ours` is within the rule of outside_rule against `ref`."""
+    assert ours.shape == ref.shape, f"{what}: shape {ours.shape} != {ref.shape}"
+    bad, diff = outside_rule(ours, ref, src_scale, taps)
     if bad.any():
         idx = tuple(int(i) for i in np.argwhere(bad)[0])
         raise AssertionError(
