@@ -262,6 +262,11 @@ if [ $bench = 1 ]; then
     if [ -n "$reference" ]; then ref_dir=$reference; [ -f "$reference" ] && ref_dir=${CVCUDA_REFERENCE_DIR:-/tmp/cvref}; fi
     step "benchmark bench/interop_bench.py (CAI vs DLPack${reference:+, CV-CUDA 0.19})" bench-interop.log \
         python3 bench/interop_bench.py ${ref_dir:+--reference "$ref_dir"}
+    # Which resize agrees with cv2.resize and torchvision's (ours, and the reference's where given): the table of
+    # docs/resize-agreement.md, every case's figures in the JSON.
+    step "resize agreement with OpenCV and torchvision (scripts/reference_agreement.py${reference:+, CV-CUDA 0.19})" \
+        reference-agreement.log python3 scripts/reference_agreement.py ${ref_dir:+--reference "$ref_dir"} \
+        --json "$logs/reference-agreement.json"
 fi
 
 write_record
