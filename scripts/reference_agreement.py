@@ -1,7 +1,7 @@
 """Where this library and the reference library (CV-CUDA 0.19) agree with OpenCV's and torchvision's resize, case by
 case, on the GPU; the results are in docs/resize-agreement.md.
 
-  python3 scripts/reference_agreement.py [--reference DIR] [--json FILE]
+  python3 scripts/reference_agreement.py [--reference DIR] [--json FILE] [--keep REGEX [--keep-dir DIR]]
 
 DIR holds the reference's `cvcuda` package (bench/run.sh unpacks the tarball to /tmp/cvref). Both libraries run the
 same cases on the same inputs: ours in this process, the reference in a child process whose `import cvcuda` is the
@@ -24,6 +24,7 @@ import itertools
 import json
 import os
 import pathlib
+import re
 import subprocess
 import sys
 import tempfile
@@ -205,6 +206,9 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--reference", help="folder holding the reference library's cvcuda package")
     ap.add_argument("--json", help="write every case's figures here")
+    ap.add_argument("--keep", metavar="REGEX", help="also write the outputs of the cases whose id matches (re.search) to "
+                    "--keep-dir, an .npz a side (read them with this script's load)")
+    ap.add_argument("--keep-dir", default=".", help="folder for --keep (default: the current one)")
     ap.add_argument("--worker", help=argparse.SUPPRESS)  # the reference's child: writes its outputs to this .npz
     args = ap.parse_args()
     import cvcuda
@@ -224,6 +228,10 @@ def main():
     if args.reference:
         theirs = reference_outputs(args.reference)
         outputs[f"CV-CUDA {theirs.pop('__version__')}"] = theirs
+    if args.keep:
+        for side, out in outputs.items():
+            name = re.sub(r"[^A-Za-z0-9.]+", "-", side).strip("-")
+            save(pathlib.Path(args.keep_dir) / f"outputs-{name}.npz", {k: v for k, v in out.items() if re.search(args.keep, k)})
     figures = {side: case_figures(rc, out, want) for side, out in outputs.items()}
     rows_of = {}
     for cid, interp, dtype, *_ in resize_cases(rc):
