@@ -1,6 +1,7 @@
-"""scripts/reference_agreement.py's bookkeeping on the CPU (its GPU run needs cv2, torchvision, CuPy and the reference
-library): the reference's outputs survive the trip through its worker's .npz, every case is judged by
-resize_cases.outside_rule, and the table names the cases outside the rule, the errors and the nearest conventions."""
+"""scripts/reference_agreement.py's bookkeeping and scripts/reference_departures.py's models, on the CPU (the GPU run
+needs cv2, torchvision, CuPy and the reference library): the reference's outputs survive the trip through its worker's
+.npz, every case is judged by resize_cases.outside_rule, the table names the cases outside the rule, the errors and
+the nearest conventions, and the models give the exact nearest indices and bilinear values."""
 
 import importlib.util
 import pathlib
@@ -93,3 +94,30 @@ def test_table_names_what_is_outside(ra, exact, monkeypatch):
     assert f"within the other nearest convention: 0/{n}" in row[("resize", "NEAREST", "int16")][0]
     assert f"within the other nearest convention: 1/{n}" in row[("resize", "NEAREST", "int16")][1]
     assert "outside: C4 960x1280->225x300" in row[("resize", "NEAREST", "int16")][1]
+
+
+@pytest.fixture(scope="module")
+def rd():
+    spec = importlib.util.spec_from_file_location("reference_departures", SCRIPT.with_name("reference_departures.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("src,dst,centre,outputs,indices", [
+    (1280, 300, True, [0, 7, 22, 299], [2, 32, 96, 1277]),  # centres on pixel edges (32.0, 96.0) take the right pixel
+    (800, 224, False, [0, 35, 63, 223], [0, 125, 225, 796]),  # 35 * 800 / 224 = 125 exactly
+    (1, 7, True, [0, 6], [0, 0]),
+    (5, 13, False, [12], [4]),
+])
+def test_exact_nearest_indices(rd, src, dst, centre, outputs, indices):
+    assert rd.exact_index(src, dst, centre)[outputs].tolist() == indices
+
+
+@pytest.mark.parametrize("coord", [np.float64, np.float32])
+def test_bilinear_model(rd, coord):
+    """Same size: the input itself; 2x down: each output is the mean of its two source pixels."""
+    x = np.arange(2 * 4 * 6, dtype=np.float32).reshape(2, 4, 6, 1)
+    assert np.array_equal(rd.bilinear(x, (4, 6), coord), x)
+    ramp = np.tile(np.arange(8, dtype=np.uint16) * 2, (2, 3, 1))[..., None]
+    assert rd.bilinear(ramp, (3, 4), coord)[0, 0, :, 0].tolist() == [1, 5, 9, 13]  # rint(4k + 1): means of 4k, 4k + 2
