@@ -1,7 +1,8 @@
 """Where this library and the reference library (CV-CUDA 0.19) agree with OpenCV's and torchvision's resize, case by
 case, on the GPU; the results are in docs/resize-agreement.md.
 
-  python3 scripts/reference_agreement.py [--reference DIR] [--json FILE] [--keep REGEX [--keep-dir DIR]]
+  PYTHONPATH=bindings/python CVCUDA_C_LIBRARY=build/libcvcuda_c.so.1 \
+      python3 scripts/reference_agreement.py [--reference DIR] [--json FILE] [--keep REGEX [--keep-dir DIR]]
 
 DIR holds the reference's `cvcuda` package (bench/run.sh unpacks the tarball to /tmp/cvref). Both libraries run the
 same cases on the same inputs: ours in this process, the reference in a child process whose `import cvcuda` is the
@@ -15,7 +16,8 @@ reference (the two packages share the name), each input made from its case's see
 The rule is resize_cases.outside_rule, the one the GPU tests hold this library to (integers within 1, float32 1e-4
 relative plus the float rounding of the sum). A call that raises is recorded with its message. Prints one markdown
 table per operator (a row per interpolation and dtype: cases within the rule, worst difference, the cases outside) and
-with --json writes every case's figures. Exit status 0 when it ran (whatever it found), 2 when it could not start.
+with --json writes every case's figures. Exit status 0 when it ran (whatever it found), 2 when it could not start or
+the reference's worker failed (this library's table is still printed and written).
 """
 
 import argparse
@@ -38,6 +40,7 @@ sys.path.insert(0, str(TESTS))  # resize_cases: the tables and the rule the GPU 
 BATCH = 2
 CHANNELS = (1, 3, 4)
 NEAREST_OTHER = {"NEAREST": "NEAREST_FLOOR", "NEAREST_FLOOR": "NEAREST"}  # the other nearest convention
+MISSING = "error: no output (the worker did not write this case)"
 
 
 def resize_cases(rc):
@@ -126,20 +129,27 @@ def compare(rc, got, want, scale, taps):
     """{'ok': bool, 'outside': count, 'of': count, 'max_diff': float} of one output, or the error it raised."""
     if isinstance(got, str):
         return {"error": got}
-    if got.shape != want.shape:
-        return {"ok": False, "error": f"shape {got.shape}, expected {want.shape}"}
+    if got.shape != want.shape or got.dtype != want.dtype:
+        return {"ok": False, "error": f"{got.dtype} {got.shape}, expected {want.dtype} {want.shape}"}
     bad, diff = rc.outside_rule(got, want, scale, taps)
     return {"ok": not bad.any(), "outside": int(bad.sum()), "of": int(bad.size),
-            "max_diff": float(np.nanmax(diff)) if diff.size else 0.0, "nan": bool(np.isnan(diff).any())}
+            "max_diff": float(np.max(diff, initial=0.0, where=~np.isnan(diff))), "nan": bool(np.isnan(diff).any())}
+
+
+def reference_env(reference, environ):
+    """The reference worker's environment: PYTHONPATH is DIR, then the inherited entries that hold no package named
+    cvcuda (ours), so that `import cvcuda` is the reference; no CVCUDA_C_LIBRARY (ours)."""
+    inherited = environ.get("PYTHONPATH", "").split(os.pathsep)
+    keep = [p for p in inherited if p and not (pathlib.Path(p) / "cvcuda").exists()]
+    env = dict(environ, PYTHONPATH=os.pathsep.join([reference] + keep))
+    env.pop("CVCUDA_C_LIBRARY", None)
+    return env
 
 
 def reference_outputs(reference):
-    """The reference's outputs, from a child process running this script with --worker (PYTHONPATH: DIR first, then
-    the inherited entries that hold no package named cvcuda, so that `import cvcuda` is the reference)."""
-    inherited = os.environ.get("PYTHONPATH", "").split(os.pathsep)
-    keep = [p for p in inherited if p and not (pathlib.Path(p) / "cvcuda").exists()]
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([reference] + keep))
-    env.pop("CVCUDA_C_LIBRARY", None)
+    """The reference's outputs, from a child process running this script with --worker in reference_env; raises
+    RuntimeError when the worker fails."""
+    env = reference_env(reference, os.environ)
     with tempfile.TemporaryDirectory() as tmp:
         path = pathlib.Path(tmp) / "reference.npz"
         proc = subprocess.run([sys.executable, __file__, "--worker", str(path), "--reference", reference], env=env)
@@ -168,13 +178,30 @@ def case_figures(rc, outputs, want):
     for cid, interp, dtype, channels, src, dst, seed in resize_cases(rc):
         # the source's magnitude enters the float rule only (integers: within 1 whatever the scale)
         x_scale = rc.magnitude(image(rc, seed, (BATCH, *src, channels), dtype)) if dtype.kind == "f" else 1.0
-        figures[cid] = compare(rc, outputs[cid], want[cid], x_scale, 0)
+        got = outputs.get(cid, MISSING)
+        figures[cid] = compare(rc, got, want[cid], x_scale, 0)
         if interp in NEAREST_OTHER:
-            figures[cid]["other_nearest"] = compare(rc, outputs[cid], want[cid + " (other nearest)"], x_scale, 0)
+            figures[cid]["other_nearest"] = compare(rc, got, want[cid + " (other nearest)"], x_scale, 0)
     for cid, mode, aa, dtype, src, dst, seed in tv_cases(rc):
         x_scale = rc.magnitude(image(rc, seed, (BATCH, 3, *src), dtype))
-        figures[cid] = compare(rc, outputs[cid], want[cid], x_scale, rc.window_taps(mode, aa, src, dst))
+        figures[cid] = compare(rc, outputs.get(cid, MISSING), want[cid], x_scale, rc.window_taps(mode, aa, src, dst))
     return figures
+
+
+def table_rows(rc):
+    """{(operator, interpolation, dtype): [case ids]}: the rows of summary's table."""
+    rows = {}
+    for cid, interp, dtype, *_ in resize_cases(rc):
+        rows.setdefault(("resize", interp, dtype.name), []).append(cid)
+    for cid, mode, aa, dtype, *_ in tv_cases(rc):
+        name = mode if mode.startswith("NEAREST") else f"{mode}, antialias {aa}"
+        rows.setdefault(("tvresize", name, dtype.name), []).append(cid)
+    return rows
+
+
+def sizes_of(cid):
+    """What a row's cell names of a case: its channels and sizes (resize) or its sizes (tvresize)."""
+    return cid.split(" ", 3 if cid.startswith("resize ") else 4)[-1]
 
 
 def summary(rows_of, sides, figures):
@@ -187,13 +214,16 @@ def summary(rows_of, sides, figures):
             f = [figures[side][i] for i in ids]
             within = sum(1 for r in f if r.get("ok"))
             errors = sorted({r["error"] for r in f if "error" in r and "ok" not in r})
+            wrong = sorted({r["error"] for r in f if "error" in r and "ok" in r})
             worst = max((r["max_diff"] for r in f if "max_diff" in r), default=None)
-            outside = [i.split(" ", 3)[3] for i, r in zip(ids, f) if r.get("ok") is False]
+            outside = [sizes_of(i) for i, r in zip(ids, f) if r.get("ok") is False]
             cell = f"{within}/{len(ids)}" + (f", worst {worst:g}" if worst is not None else "")
             if outside:
                 cell += "; outside: " + ", ".join(outside[:6]) + (f" (+{len(outside) - 6})" if len(outside) > 6 else "")
             if errors:
                 cell += "; raised: " + "; ".join(e[:120] for e in errors[:2])
+            if wrong:
+                cell += "; wrong output: " + "; ".join(wrong[:2])
             other = [r["other_nearest"] for r in f if "other_nearest" in r]
             if other:
                 cell += f"; within the other nearest convention: {sum(1 for r in other if r.get('ok'))}/{len(other)}"
@@ -223,32 +253,44 @@ def main():
     if args.reference and not (pathlib.Path(args.reference) / "cvcuda" / "__init__.py").exists():
         print(f"reference_agreement: {args.reference} holds no cvcuda package", file=sys.stderr)
         return 2
+    if args.keep:
+        pathlib.Path(args.keep_dir).mkdir(parents=True, exist_ok=True)  # before the GPU work, not after it
+    import cv2
+    import torch
+    import torchvision
     want = expected_outputs(rc)
     outputs = {f"this library ({cvcuda.__version__})": run_library(rc, cvcuda)}
+    status, note = 0, ""
     if args.reference:
-        theirs = reference_outputs(args.reference)
-        outputs[f"CV-CUDA {theirs.pop('__version__')}"] = theirs
+        try:
+            theirs = reference_outputs(args.reference)
+            outputs[f"CV-CUDA {theirs.pop('__version__')}"] = theirs
+        except RuntimeError as e:
+            status, note = 2, f"; the reference's column is missing: {e}"
+            print(f"reference_agreement: {e}", file=sys.stderr)
+    figures = {side: case_figures(rc, out, want) for side, out in outputs.items()}
+    print(f"{torch.cuda.get_device_name()}; commit {commit_name()}; OpenCV {cv2.__version__}, torch {torch.__version__}, "
+          f"torchvision {torchvision.__version__}; batches of {BATCH}; cells: cases within the rule / cases, the "
+          f"largest difference{note}\n")
+    print(summary(table_rows(rc), list(outputs), figures))
+    if args.json:
+        pathlib.Path(args.json).write_text(json.dumps(figures, indent=1))
     if args.keep:
         for side, out in outputs.items():
             name = re.sub(r"[^A-Za-z0-9.]+", "-", side).strip("-")
             save(pathlib.Path(args.keep_dir) / f"outputs-{name}.npz", {k: v for k, v in out.items() if re.search(args.keep, k)})
-    figures = {side: case_figures(rc, out, want) for side, out in outputs.items()}
-    rows_of = {}
-    for cid, interp, dtype, *_ in resize_cases(rc):
-        rows_of.setdefault(("resize", interp, dtype.name), []).append(cid)
-    for cid, mode, aa, dtype, *_ in tv_cases(rc):
-        rows_of.setdefault(("tvresize", f"{mode}, antialias {aa}" if not mode.startswith("NEAREST") else mode, dtype.name),
-                           []).append(cid)
-    import cv2
-    import torch
-    import torchvision
-    print(f"{torch.cuda.get_device_name()}; OpenCV {cv2.__version__}, torch {torch.__version__}, torchvision "
-          f"{torchvision.__version__}; batches of {BATCH}; cells: cases within the rule / cases, the largest difference\n")
-    print(summary(rows_of, list(outputs), figures))
-    if args.json:
-        pathlib.Path(args.json).write_text(json.dumps(figures, indent=1))
-    return 0
+    return status
 
+
+def commit_name():
+    """CVCUDA_COMMIT (a copy without .git, as on the GPU machine), else git's short HEAD, else 'unknown'."""
+    if os.environ.get("CVCUDA_COMMIT"):
+        return os.environ["CVCUDA_COMMIT"][:7]
+    try:
+        return subprocess.run(["git", "-C", str(HERE), "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+                              check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -1,10 +1,12 @@
 """Why a resize departs from OpenCV where scripts/reference_agreement.py found it so: reads the outputs that script kept
-(--keep) and tests each departure against the formula it suggests. CPU only (numpy, cv2); docs/resize-agreement.md
-quotes what it prints.
+(--keep) and tests the departures a formula can explain against that formula (nearest, LINEAR) and shows the AREA
+enlargement's outputs. Runs on the CPU (numpy, cv2, and this library's package for the case tables of
+tests/python/resize_cases.py); docs/resize-agreement.md quotes what it prints.
 
   python3 scripts/reference_agreement.py --reference /tmp/cvref --keep-dir DIR \\
       --keep "C1 (960x1280->225x300|534x800->224x224|1x1->7x5|8x6->64x48)"      # on the GPU machine
-  python3 scripts/reference_departures.py DIR/outputs-this-library-*.npz DIR/outputs-CV-CUDA-*.npz
+  PYTHONPATH=bindings/python CVCUDA_C_LIBRARY=build/libcvcuda_c.so.1 \\
+      python3 scripts/reference_departures.py [--label TEXT] DIR/outputs-this-library-*.npz DIR/outputs-CV-CUDA-*.npz
 
 - nearest: the source index each output takes, as OpenCV computes it (cv2.resize of an index ramp: INTER_NEAREST_EXACT
   in 16.16 fixed point, INTER_NEAREST as floor(x * (1 / (dst / src))) in double) and as the exact formulas give it
@@ -104,7 +106,8 @@ def area_enlarging(cv2, sides):
     print(f"{cid}: the input pixels {x[:, 0, 0, 0].tolist()}; every output should be its image's pixel")
     for side, out in sides.items():
         values = [sorted(set(out[cid][n].ravel().tolist())) for n in range(len(x))]
-        print(f"  {side}: values per image {values}")
+        print(f"  {side}: values per image {values}; the first image's output:")
+        print("\n".join("    " + " ".join(f"{v:3d}" for v in row) for row in out[cid][0, :, :, 0].tolist()))
     cid = "resize AREA uint8 C1 8x6->64x48"
     x, (dh, dw) = case_input(cid)
     want = np.stack([cv2.resize(img, (dw, dh), interpolation=cv2.INTER_AREA)[:, :, None] for img in x])
@@ -114,10 +117,13 @@ def area_enlarging(cv2, sides):
               f"cv2's, {int((o == 255).sum())} equal 255 (cv2's: {int((want == 255).sum())})")
 
 
-def main(paths):
+def main(args):
     import cv2
-    sides = {pathlib.Path(p).stem.removeprefix("outputs-"): ra.load(p) for p in paths}
-    print(f"OpenCV {cv2.__version__}; outputs from {', '.join(paths)}\n")
+    label = ""
+    if args[:1] == ["--label"]:
+        label, args = f"{args[1]}; ", args[2:]
+    sides = {pathlib.Path(p).stem.removeprefix("outputs-"): ra.load(p) for p in args}
+    print(f"{label}OpenCV {cv2.__version__}; outputs from {', '.join(pathlib.Path(p).name for p in args)}\n")
     nearest(cv2, sides, "resize NEAREST uint8 C1 960x1280->225x300", centre=True)
     nearest(cv2, sides, "resize NEAREST_FLOOR uint8 C1 534x800->224x224", centre=False)
     for cid in ("resize LINEAR uint16 C1 534x800->224x224", "resize LINEAR uint16 C1 960x1280->225x300",

@@ -19,7 +19,8 @@ CV2_INTERP = {
 
 DTYPES = (np.uint8, np.uint16, np.int16, np.float16, np.float32)
 
-# (src H, W) -> (dst H, W): the ratios, scale factors 1/8 .. 8 per axis, mixed up/down, integer factors.
+# (src H, W) -> (dst H, W): the ratios (1080x1920 -> 1x1 among them), the others between 1/8 and 8 per axis,
+# mixed up/down, integer factors.
 SIZES = (
     ((534, 800), (224, 224)),
     ((960, 1280), (225, 300)),
