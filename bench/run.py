@@ -35,6 +35,8 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT / "tests" / "abi"))
 
 import placement  # noqa: E402
+from commit import commit_name  # noqa: E402
+from reference_env import reference_env  # noqa: E402
 from ops import all_cases  # noqa: E402
 from ops.common import DTYPES  # noqa: E402
 
@@ -454,13 +456,7 @@ def environment(torch, cv, ref_env):
         tv = torchvision.__version__
     except ImportError:
         tv = None
-    commit = os.environ.get("CVCUDA_COMMIT")
-    if not commit:
-        try:
-            commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True,
-                                    text=True, check=True).stdout.strip()
-        except (OSError, subprocess.CalledProcessError):
-            commit = "unknown"
+    commit = commit_name(ROOT)
     return {"gpu": props.name, "sms": props.multi_processor_count, "memory_gib": round(props.total_memory / 2**30),
             "l2_mib": round((getattr(props, "L2_cache_size", 0) or L2_FALLBACK) / 2**20), "driver": driver,
             "cuda": torch.version.cuda, "torch": torch.__version__, "torchvision": tv,
@@ -475,10 +471,7 @@ def reference_process(args, json_path):
     """Starts this script as the reference's worker: PYTHONPATH is DIR plus the inherited entries that hold no package
     named cvcuda (ours), so `import cvcuda` is the reference. Returns its GPU rows' results once it has run them, and
     the HostPeer that runs its host rows' batches from then on; (None, None) when it failed."""
-    keep = [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep)
-            if p and not (pathlib.Path(p) / "cvcuda").exists()]
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([args.reference] + keep))
-    env.pop("CVCUDA_C_LIBRARY", None)
+    env = reference_env(args.reference, os.environ)
     cmd = [sys.executable, str(HERE / "run.py"), "--worker", "reference", "--reference", args.reference,
            "--json", str(json_path)]
     if args.only:

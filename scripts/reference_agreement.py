@@ -36,6 +36,10 @@ import numpy as np
 HERE = pathlib.Path(__file__).resolve().parent
 TESTS = HERE.parent / "tests" / "python"
 sys.path.insert(0, str(TESTS))  # resize_cases: the tables and the rule the GPU tests use
+sys.path.insert(0, str(HERE.parent / "bench"))  # the reference worker's environment and the commit, as bench/run.py's
+
+from commit import commit_name  # noqa: E402
+from reference_env import reference_env  # noqa: E402
 
 BATCH = 2
 CHANNELS = (1, 3, 4)
@@ -134,16 +138,6 @@ def compare(rc, got, want, scale, taps):
     bad, diff = rc.outside_rule(got, want, scale, taps)
     return {"ok": not bad.any(), "outside": int(bad.sum()), "of": int(bad.size),
             "max_diff": float(np.max(diff, initial=0.0, where=~np.isnan(diff))), "nan": bool(np.isnan(diff).any())}
-
-
-def reference_env(reference, environ):
-    """The reference worker's environment: PYTHONPATH is DIR, then the inherited entries that hold no package named
-    cvcuda (ours), so that `import cvcuda` is the reference; no CVCUDA_C_LIBRARY (ours)."""
-    inherited = environ.get("PYTHONPATH", "").split(os.pathsep)
-    keep = [p for p in inherited if p and not (pathlib.Path(p) / "cvcuda").exists()]
-    env = dict(environ, PYTHONPATH=os.pathsep.join([reference] + keep))
-    env.pop("CVCUDA_C_LIBRARY", None)
-    return env
 
 
 def reference_outputs(reference):
@@ -269,9 +263,9 @@ def main():
             status, note = 2, f"; the reference's column is missing: {e}"
             print(f"reference_agreement: {e}", file=sys.stderr)
     figures = {side: case_figures(rc, out, want) for side, out in outputs.items()}
-    print(f"{torch.cuda.get_device_name()}; commit {commit_name()}; OpenCV {cv2.__version__}, torch {torch.__version__}, "
-          f"torchvision {torchvision.__version__}; batches of {BATCH}; cells: cases within the rule / cases, the "
-          f"largest difference{note}\n")
+    print(f"{torch.cuda.get_device_name()}; commit {commit_name(HERE.parent)[:7]}; OpenCV {cv2.__version__}, "
+          f"torch {torch.__version__}, torchvision {torchvision.__version__}; batches of {BATCH}; cells: cases within "
+          f"the rule / cases, the largest difference{note}\n")
     print(summary(table_rows(rc), list(outputs), figures))
     if args.json:
         pathlib.Path(args.json).write_text(json.dumps(figures, indent=1))
@@ -281,16 +275,6 @@ def main():
             save(pathlib.Path(args.keep_dir) / f"outputs-{name}.npz", {k: v for k, v in out.items() if re.search(args.keep, k)})
     return status
 
-
-def commit_name():
-    """CVCUDA_COMMIT (a copy without .git, as on the GPU machine), else git's short HEAD, else 'unknown'."""
-    if os.environ.get("CVCUDA_COMMIT"):
-        return os.environ["CVCUDA_COMMIT"][:7]
-    try:
-        return subprocess.run(["git", "-C", str(HERE), "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
-                              check=True).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
 
 if __name__ == "__main__":
     sys.exit(main())
